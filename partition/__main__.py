@@ -1,0 +1,3 @@
+from partition.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Writing artefacts safely: atomically, deterministically, never over user edits.
+
+A build tree is produced in memory (relative path -> bytes) and written by
+`write_tree`: into a fresh sibling folder first, then swapped into place, so an
+error leaves either the old tree or the new one, never half of each. A manifest
+of content hashes (`.partition/manifest.json`) lets the next run tell files the
+user changed (refused without --force) from files it wrote itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from partition.errors import PartitionError
+
+MANIFEST = ".partition/manifest.json"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    write_bytes_atomic(path, text.encode())
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_user_changes(out: Path, force: bool) -> list[str]:
+    """Files under `out` that a user changed since we wrote them.
+
+    Raises PartitionError unless `force`. A non-empty folder we never wrote
+    (no manifest) counts as entirely the user's.
+    """
+    out = Path(out)
+    if not out.exists():
+        return []
+    if not out.is_dir():
+        raise PartitionError(f"{out}: exists and is not a folder; choose another --out")
+    manifest_path = out / MANIFEST
+    if not manifest_path.exists():
+        if any(out.iterdir()) and not force:
+            raise PartitionError(
+                f"{out}: folder exists and was not written by partition; "
+                "choose another --out or pass --force to replace it"
+            )
+        return []
+    try:
+        manifest = json.loads(manifest_path.read_text())["files"]
+    except (OSError, ValueError, KeyError):
+        manifest = {}
+    changed = []
+    for rel, digest in sorted(manifest.items()):
+        p = out / rel
+        if p.exists() and _sha(p.read_bytes()) != digest:
+            changed.append(rel)
+    if changed and not force:
+        shown = ", ".join(changed[:5]) + (" …" if len(changed) > 5 else "")
+        raise PartitionError(
+            f"{out}: {len(changed)} generated file(s) were changed since the last run ({shown}); "
+            "move your changes away or pass --force to overwrite them"
+        )
+    return changed
+
+
+def write_tree(out: Path, files: dict[str, bytes], executable: set[str] | None = None) -> None:
+    """Replace the generated files under `out` with `files`, atomically.
+
+    Files in `out` that we did not generate (build products, the user's own
+    notes) are carried over unchanged.
+    """
+    out = Path(out)
+    executable = executable or set()
+    manifest = {"files": {rel: _sha(data) for rel, data in sorted(files.items())}}
+    all_files = dict(files)
+    all_files[MANIFEST] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
+    os.chmod(stage, 0o755)
+    try:
+        old_generated: set[str] = set()
+        if (out / MANIFEST).exists():
+            try:
+                old_generated = set(json.loads((out / MANIFEST).read_text())["files"])
+            except (OSError, ValueError, KeyError):
+                old_generated = set()
+        if out.exists():
+            # carry over what is not ours (build products, user files)
+            for p in sorted(out.rglob("*")):
+                rel = p.relative_to(out).as_posix()
+                if rel in all_files or rel in old_generated or p.is_dir():
+                    continue
+                dst = stage / rel
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if p.is_symlink():
+                    os.symlink(os.readlink(p), dst)
+                else:
+                    shutil.copy2(p, dst)
+        for rel, data in sorted(all_files.items()):
+            dst = stage / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_bytes(data)
+            os.chmod(dst, 0o755 if rel in executable else 0o644)
+        trash = None
+        if out.exists():
+            trash = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))
+            os.rmdir(trash)
+            os.replace(out, trash)
+        os.replace(stage, out)
+        if trash is not None:
+            shutil.rmtree(trash, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise

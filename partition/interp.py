@@ -1,0 +1,274 @@
+"""Reference interpreter for the kernel IR.
+
+It executes a `Kernel` on numpy inputs with exactly the semantics documented in
+`partition.ir`. It is slow and meant for checks: the frontend's tests compare
+it with the original Python function, and the fuzzer uses it to triage which
+side of a mismatch is wrong.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from partition import ir
+from partition.dtypes import DType, wrap
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+def _int(v: Any) -> int:
+    return int(v)
+
+
+def floordiv_int(a: int, b: int, dt: DType) -> int:
+    if b == 0:
+        return 0
+    return wrap(a // b, dt)
+
+
+def mod_int(a: int, b: int, dt: DType) -> int:
+    if b == 0:
+        return 0
+    return wrap(a % b, dt)
+
+
+def shl_int(a: int, s: int, dt: DType) -> int:
+    if s < 0 or s >= dt.bits:
+        return 0
+    return wrap(a << s, dt)
+
+
+def shr_int(a: int, s: int, dt: DType) -> int:
+    if s < 0 or s >= dt.bits:
+        return -1 if a < 0 else 0
+    return wrap(a >> s, dt)
+
+
+def float_floordiv(a: float, b: float, dt: DType) -> float:
+    with np.errstate(all="ignore"):
+        return dt.np.type(np.floor_divide(dt.np.type(a), dt.np.type(b)))
+
+
+def float_mod(a: float, b: float, dt: DType) -> float:
+    with np.errstate(all="ignore"):
+        return dt.np.type(np.remainder(dt.np.type(a), dt.np.type(b)))
+
+
+def cast_value(v: Any, src: DType, dst: DType) -> Any:
+    """Convert a value of dtype `src` to `dst` with the IR's Cast semantics."""
+    if dst.is_bool:
+        return bool(v != 0)
+    if dst.is_float:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return dst.np.type(v)
+    # integer destination
+    if src.is_float:
+        f = float(v)
+        if math.isnan(f) or math.isinf(f):
+            return 0  # undefined in numpy; 0 is our choice, the frontend warns
+        return wrap(int(f), dst)
+    return wrap(int(v), dst)
+
+
+def eval_bin(op: str, a: Any, b: Any, dt: DType, rhs_dt: DType | None = None) -> Any:
+    if dt.is_float:
+        x, y = dt.np.type(a), dt.np.type(b)
+        with np.errstate(all="ignore"):
+            if op == "add":
+                return dt.np.type(x + y)
+            if op == "sub":
+                return dt.np.type(x - y)
+            if op == "mul":
+                return dt.np.type(x * y)
+            if op == "div":
+                return dt.np.type(np.true_divide(x, y))
+            if op == "floordiv":
+                return float_floordiv(x, y, dt)
+            if op == "mod":
+                return float_mod(x, y, dt)
+            if op == "min":
+                return y if y < x else x
+            if op == "max":
+                return y if y > x else x
+        raise ValueError(f"op {op} on {dt}")
+    if dt.is_bool:
+        x, y = bool(a), bool(b)
+        if op in ("and", "min"):
+            return x and y
+        if op in ("or", "max"):
+            return x or y
+        if op == "xor":
+            return x != y
+        raise ValueError(f"op {op} on bool")
+    x, y = _int(a), _int(b)
+    if op == "add":
+        return wrap(x + y, dt)
+    if op == "sub":
+        return wrap(x - y, dt)
+    if op == "mul":
+        return wrap(x * y, dt)
+    if op == "floordiv":
+        return floordiv_int(x, y, dt)
+    if op == "mod":
+        return mod_int(x, y, dt)
+    if op == "and":
+        return wrap(x & y, dt)
+    if op == "or":
+        return wrap(x | y, dt)
+    if op == "xor":
+        return wrap(x ^ y, dt)
+    if op == "shl":
+        return shl_int(x, y, dt)
+    if op == "shr":
+        return shr_int(x, y, dt)
+    if op == "min":
+        return y if y < x else x
+    if op == "max":
+        return y if y > x else x
+    raise ValueError(f"op {op} on {dt}")
+
+
+def eval_un(op: str, a: Any, dt: DType) -> Any:
+    if op == "not":
+        return not bool(a)
+    if dt.is_float:
+        x = dt.np.type(a)
+        if op == "neg":
+            return dt.np.type(-x)
+        if op == "abs":
+            return dt.np.type(abs(x))
+        raise ValueError(f"op {op} on {dt}")
+    if dt.is_bool:
+        if op == "invert":
+            return not bool(a)
+        raise ValueError(f"op {op} on bool")
+    x = _int(a)
+    if op == "neg":
+        return wrap(-x, dt)
+    if op == "invert":
+        return wrap(~x, dt)
+    if op == "abs":
+        return wrap(abs(x), dt)
+    raise ValueError(f"op {op} on {dt}")
+
+
+def eval_cmp(op: str, a: Any, b: Any) -> bool:
+    if op == "lt":
+        return bool(a < b)
+    if op == "le":
+        return bool(a <= b)
+    if op == "gt":
+        return bool(a > b)
+    if op == "ge":
+        return bool(a >= b)
+    if op == "eq":
+        return bool(a == b)
+    if op == "ne":
+        return bool(a != b)
+    raise ValueError(op)
+
+
+class Interpreter:
+    def __init__(self, kernel: ir.Kernel):
+        self.k = kernel
+
+    def run(self, args: dict[str, Any]) -> tuple[dict[str, np.ndarray], Any]:
+        """Run on named inputs. Arrays are copied; returns (final arrays by param
+        name, scalar return value or None)."""
+        self.env: dict[str, Any] = {}
+        self.arrays: dict[str, np.ndarray] = {}
+        for p in self.k.params:
+            if p.kind == "array":
+                if p.name in args:
+                    arr = np.array(args[p.name], dtype=p.dtype.np).reshape(p.shape).copy()
+                else:
+                    arr = np.zeros(p.shape, dtype=p.dtype.np)
+                self.arrays[p.name] = arr
+            else:
+                self.env[p.name] = cast_value(args[p.name], p.dtype, p.dtype)
+        for a in self.k.locals:
+            if a.init is not None:
+                self.arrays[a.name] = np.array(a.init, dtype=a.dtype.np).reshape(a.shape)
+            else:
+                self.arrays[a.name] = np.zeros(a.shape, dtype=a.dtype.np)
+        self.ret: Any = None
+        self.exec_block(self.k.body)
+        outs = {p.name: self.arrays[p.name] for p in self.k.params if p.kind == "array"}
+        return outs, self.ret
+
+    def exec_block(self, body: list[ir.Stmt]) -> None:
+        for s in body:
+            self.exec(s)
+
+    def exec(self, s: ir.Stmt) -> None:
+        if isinstance(s, ir.Assign):
+            dt = self.k.scalars[s.var]
+            self.env[s.var] = cast_value(self.eval(s.value), s.value.dtype, dt)
+        elif isinstance(s, ir.Store):
+            idx = tuple(int(self.eval(i)) for i in s.index)
+            arr = self.arrays[s.array]
+            arr[idx] = cast_value(self.eval(s.value), s.value.dtype, self.k.array_dtype(s.array))
+        elif isinstance(s, ir.For):
+            start, stop = int(self.eval(s.start)), int(self.eval(s.stop))
+            dt = self.k.scalars[s.var]
+            for v in range(start, stop, s.step):
+                self.env[s.var] = wrap(v, dt)
+                try:
+                    self.exec_block(s.body)
+                except _Continue:
+                    continue
+                except _Break:
+                    break
+        elif isinstance(s, ir.If):
+            if self.eval(s.cond):
+                self.exec_block(s.then)
+            else:
+                self.exec_block(s.orelse)
+        elif isinstance(s, ir.Break):
+            raise _Break()
+        elif isinstance(s, ir.Continue):
+            raise _Continue()
+        elif isinstance(s, ir.Return):
+            if s.value is not None:
+                self.ret = cast_value(self.eval(s.value), s.value.dtype, self.k.ret or s.value.dtype)
+        else:  # pragma: no cover - exhaustive
+            raise TypeError(s)
+
+    def eval(self, e: ir.Expr) -> Any:
+        if isinstance(e, ir.Const):
+            return cast_value(e.value, e.dtype, e.dtype)
+        if isinstance(e, ir.Var):
+            return self.env[e.name]
+        if isinstance(e, ir.Load):
+            idx = tuple(int(self.eval(i)) for i in e.index)
+            v = self.arrays[e.array][idx]
+            return v if e.dtype.is_float else (bool(v) if e.dtype.is_bool else int(v))
+        if isinstance(e, ir.Bin):
+            return eval_bin(e.op, self.eval(e.lhs), self.eval(e.rhs), e.dtype)
+        if isinstance(e, ir.Un):
+            return eval_un(e.op, self.eval(e.operand), e.dtype)
+        if isinstance(e, ir.Cmp):
+            return eval_cmp(e.op, self.eval(e.lhs), self.eval(e.rhs))
+        if isinstance(e, ir.Logic):
+            a, b = bool(self.eval(e.lhs)), bool(self.eval(e.rhs))
+            return (a and b) if e.op == "land" else (a or b)
+        if isinstance(e, ir.Cast):
+            return cast_value(self.eval(e.operand), e.operand.dtype, e.dtype)
+        if isinstance(e, ir.Select):
+            return self.eval(e.then) if self.eval(e.cond) else self.eval(e.orelse)
+        raise TypeError(e)
+
+
+def run_kernel(kernel: ir.Kernel, args: dict[str, Any]) -> tuple[dict[str, np.ndarray], Any]:
+    return Interpreter(kernel).run(args)

@@ -1,0 +1,398 @@
+"""Kernel IR: the typed loop language between the Python frontend and the backends.
+
+A `Kernel` is what one FPGA task computes. Every expression carries a concrete
+dtype (see `partition.dtypes`); Python's width-less ints were already given a
+width by the frontend. The semantics below are numpy's, and every backend
+(the interpreter in `partition.interp`, the Vitis HLS C++ printer, the RTL
+scheduler) implements exactly these:
+
+* Integer arithmetic (add, sub, mul, neg, abs, shl) wraps modulo 2**bits.
+* `floordiv` and `mod` round toward minus infinity (Python/numpy, not C).
+  Integer division by zero yields 0 for both; MIN // -1 wraps to MIN.
+* `shl`/`shr` with a shift amount outside [0, bits) give 0 (shl, and shr of a
+  non-negative value) or -1 (shr of a negative value), as numpy does.
+* `div` is true division and only exists on floats.
+* `min(a, b)` is `b if b < a else a`; `max(a, b)` is `b if b > a else a`
+  (Python's builtins: the first operand wins ties and NaN comparisons).
+* `Cast` int->int wraps; float->int truncates toward zero (out of range is
+  undefined, as in numpy); int->float rounds to nearest; x->bool is `x != 0`.
+* Operands of arithmetic, bitwise and comparison nodes have the node's dtype
+  (comparisons: the same dtype as each other); the frontend inserts `Cast`s.
+  Shift amounts may have any integer dtype.
+* Loads/stores index arrays row-major with non-negative in-bounds indices;
+  the frontend already turned Python's negative indices into explicit ones.
+* `For` follows Python's `range(start, stop, step)`; `step` is a non-zero
+  constant. `trip_max` is a static upper bound on iterations (for estimation
+  and LOOP_TRIPCOUNT), exact when the bounds are constants.
+
+The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from partition.dtypes import BOOL, DType, dtype
+
+# ---------------------------------------------------------------- expressions
+
+BIN_OPS = ("add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor", "shl", "shr", "min", "max")
+UN_OPS = ("neg", "invert", "not", "abs")
+CMP_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
+LOGIC_OPS = ("land", "lor")
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int | float | bool
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Var:
+    """A scalar: kernel scalar parameter, local scalar, or loop variable."""
+
+    name: str
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Load:
+    array: str
+    index: tuple[Expr, ...]
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    lhs: Expr
+    rhs: Expr
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Un:
+    op: str
+    operand: Expr
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Cmp:
+    op: str
+    lhs: Expr
+    rhs: Expr
+    dtype: DType = BOOL
+
+
+@dataclass(frozen=True)
+class Logic:
+    """Boolean and/or of two bool operands (no short circuit: expressions are pure)."""
+
+    op: str
+    lhs: Expr
+    rhs: Expr
+    dtype: DType = BOOL
+
+
+@dataclass(frozen=True)
+class Cast:
+    operand: Expr
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Select:
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    dtype: DType
+
+
+Expr = Const | Var | Load | Bin | Un | Cmp | Logic | Cast | Select
+
+# ----------------------------------------------------------------- statements
+
+
+@dataclass
+class Assign:
+    var: str
+    value: Expr
+    line: int = 0
+
+
+@dataclass
+class Store:
+    array: str
+    index: tuple[Expr, ...]
+    value: Expr
+    line: int = 0
+
+
+@dataclass
+class For:
+    var: str
+    start: Expr
+    stop: Expr
+    step: int
+    body: list[Stmt]
+    trip_max: int
+    line: int = 0
+    label: str = ""  # stable loop name for pragmas and reports (L1, L1_1, ...)
+
+
+@dataclass
+class If:
+    cond: Expr
+    then: list[Stmt]
+    orelse: list[Stmt]
+    line: int = 0
+
+
+@dataclass
+class Break:
+    line: int = 0
+
+
+@dataclass
+class Continue:
+    line: int = 0
+
+
+@dataclass
+class Return:
+    """Only as the last statement of a kernel body; value is the scalar return."""
+
+    value: Expr | None
+    line: int = 0
+
+
+Stmt = Assign | Store | For | If | Break | Continue | Return
+
+# --------------------------------------------------------------------- kernel
+
+
+@dataclass
+class Param:
+    """A kernel argument.
+
+    kind "array": an m_axi pointer; `shape` is the profiled shape, `direction`
+    is in/out/inout. kind "scalar": an s_axilite value, always "in".
+    `pytype` says how the host converts between Python and the kernel:
+    ndarray/list for arrays, int/float/bool/npscalar for scalars.
+    `origin` is ("arg", position) for a Python argument, or ("return", k) for
+    an output array the Python function creates and returns (k = index in a
+    returned tuple, 0 for a single value).
+    """
+
+    name: str
+    kind: str
+    dtype: DType
+    shape: tuple[int, ...] = ()
+    direction: str = "in"
+    pytype: str = "ndarray"
+    origin: tuple[str, int] = ("arg", 0)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.nbytes
+
+
+@dataclass
+class LocalArray:
+    """A fixed-size on-chip array. `init` is a flat list of constants (a ROM or a
+    zero-filled buffer), or None when its contents start undefined (np.empty)."""
+
+    name: str
+    dtype: DType
+    shape: tuple[int, ...]
+    init: list[int | float | bool] | None = None
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+@dataclass
+class Kernel:
+    """One FPGA task. `returns` describes the Python return value in order:
+    ("param", name) for an output array, ("scalar", dtype name) for the
+    scalar return (at most one; it becomes ap_return at 0x10)."""
+
+    name: str
+    params: list[Param]
+    scalars: dict[str, DType]
+    locals: list[LocalArray]
+    body: list[Stmt]
+    ret: DType | None = None
+    ret_pytype: str = ""
+    returns: list[tuple[str, str]] = field(default_factory=list)
+    return_tuple: bool = False
+    source_file: str = ""
+    source_line: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def array_shape(self, name: str) -> tuple[int, ...]:
+        for p in self.params:
+            if p.name == name:
+                return p.shape
+        for a in self.locals:
+            if a.name == name:
+                return a.shape
+        raise KeyError(name)
+
+    def array_dtype(self, name: str) -> DType:
+        for p in self.params:
+            if p.name == name:
+                return p.dtype
+        for a in self.locals:
+            if a.name == name:
+                return a.dtype
+        raise KeyError(name)
+
+    @property
+    def arrays(self) -> list[Param]:
+        return [p for p in self.params if p.kind == "array"]
+
+    @property
+    def scalar_params(self) -> list[Param]:
+        return [p for p in self.params if p.kind == "scalar"]
+
+
+# ------------------------------------------------------------------ traversal
+
+
+def walk_stmts(body: list[Stmt]) -> Iterator[Stmt]:
+    """Every statement, depth first, in program order."""
+    for s in body:
+        yield s
+        if isinstance(s, For):
+            yield from walk_stmts(s.body)
+        elif isinstance(s, If):
+            yield from walk_stmts(s.then)
+            yield from walk_stmts(s.orelse)
+
+
+def stmt_exprs(s: Stmt) -> list[Expr]:
+    """The expressions a statement evaluates itself (not those of nested statements)."""
+    if isinstance(s, Assign):
+        return [s.value]
+    if isinstance(s, Store):
+        return [*s.index, s.value]
+    if isinstance(s, For):
+        return [s.start, s.stop]
+    if isinstance(s, If):
+        return [s.cond]
+    if isinstance(s, Return):
+        return [s.value] if s.value is not None else []
+    return []
+
+
+def walk_expr(e: Expr) -> Iterator[Expr]:
+    yield e
+    if isinstance(e, Load):
+        for i in e.index:
+            yield from walk_expr(i)
+    elif isinstance(e, (Bin, Cmp, Logic)):
+        yield from walk_expr(e.lhs)
+        yield from walk_expr(e.rhs)
+    elif isinstance(e, (Un, Cast)):
+        yield from walk_expr(e.operand)
+    elif isinstance(e, Select):
+        yield from walk_expr(e.cond)
+        yield from walk_expr(e.then)
+        yield from walk_expr(e.orelse)
+
+
+# ----------------------------------------------------------------------- JSON
+
+_NODES = {
+    c.__name__: c
+    for c in (
+        Const,
+        Var,
+        Load,
+        Bin,
+        Un,
+        Cmp,
+        Logic,
+        Cast,
+        Select,
+        Assign,
+        Store,
+        For,
+        If,
+        Break,
+        Continue,
+        Return,
+        Param,
+        LocalArray,
+        Kernel,
+    )
+}
+
+
+def to_json(obj: Any) -> Any:
+    """IR object -> JSON-compatible data (dicts tagged with "node")."""
+    if isinstance(obj, DType):
+        return obj.name
+    if dataclasses.is_dataclass(obj):
+        out: dict[str, Any] = {"node": type(obj).__name__}
+        for f in dataclasses.fields(obj):
+            out[f.name] = to_json(getattr(obj, f.name))
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [to_json(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: to_json(v) for k, v in obj.items()}
+    return obj
+
+
+_TUPLE_FIELDS = {"index", "shape", "origin"}
+_DTYPE_FIELDS = {"dtype", "ret"}
+
+
+def from_json(data: Any) -> Any:
+    """Inverse of `to_json`."""
+    if isinstance(data, list):
+        return [from_json(x) for x in data]
+    if not isinstance(data, dict) or "node" not in data:
+        return data
+    cls = _NODES[data["node"]]
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        if f.name in _DTYPE_FIELDS:
+            v = dtype(v) if v is not None else None
+        elif f.name == "scalars":
+            v = {k: dtype(x) for k, x in v.items()}
+        elif f.name == "returns":
+            v = [tuple(x) for x in v]
+        else:
+            v = from_json(v)
+            if f.name in _TUPLE_FIELDS:
+                v = tuple(v)
+        kwargs[f.name] = v
+    return cls(**kwargs)

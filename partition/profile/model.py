@@ -1,0 +1,266 @@
+"""The `Profile` artefact: what running the app told us, as JSON.
+
+Format `partition-profile/1`:
+
+    {
+      "format": "partition-profile/1",
+      "app": "fir_pipeline.py",            # app file name (never an absolute path)
+      "argv": ["--n", "4096"],             # the app's arguments
+      "host": {"machine": "x86_64", "system": "Linux", "python": "3.11.7",
+               "numpy": "2.4.6", "bench_ns": 812.0, "board": null},
+      "wall_s": 0.42,                      # app run time under the profiler
+      "plain_wall_s": 0.38,                # same app without the profiler (null if skipped)
+      "functions": {"fir": FunctionProfile, ...},
+      "edges": [Edge, ...]
+    }
+
+`host.bench_ns` is the profiling host's time for a fixed pure-Python
+micro-benchmark (`partition.profile.bench`); boards state theirs, so CPU times
+scale to the board. `host.board` names the board when the profile was made on
+it (then no scaling applies).
+
+Values (sample vectors, globals) are encoded by `encode_value`: numpy arrays as
+base64 of their little-endian bytes, scalars as JSON numbers, lists/tuples
+recursively. Signatures describe types and observed ranges (`sig_*` below).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from partition.errors import PartitionError
+
+FORMAT = "partition-profile/1"
+MAIN = "<main>"
+
+# ------------------------------------------------------------------ values
+
+
+def _enc_float(v: float) -> float | str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return float(v)
+
+
+def _dec_float(v: float | str) -> float:
+    return float(v)
+
+
+def encode_value(v: Any) -> dict[str, Any]:
+    """Encode a Python/numpy value for JSON; unsupported objects become opaque."""
+    if isinstance(v, np.ndarray):
+        if v.dtype.kind not in "biuf" or v.dtype.itemsize > 8:
+            return {"t": "opaque", "pytype": f"ndarray[{v.dtype}]"}
+        a = np.ascontiguousarray(v)
+        le = a.astype(a.dtype.newbyteorder("<"), copy=False)
+        return {
+            "t": "ndarray",
+            "dtype": "bool" if a.dtype == np.bool_ else a.dtype.name,
+            "shape": list(a.shape),
+            "data": base64.b64encode(le.tobytes()).decode("ascii"),
+        }
+    if isinstance(v, (bool, np.bool_)):
+        if isinstance(v, np.bool_):
+            return {"t": "npscalar", "dtype": "bool", "v": bool(v)}
+        return {"t": "bool", "v": v}
+    if isinstance(v, np.integer):
+        return {"t": "npscalar", "dtype": v.dtype.name, "v": int(v)}
+    if isinstance(v, np.floating) and v.dtype.itemsize <= 8:
+        return {"t": "npscalar", "dtype": v.dtype.name, "v": _enc_float(float(v))}
+    if isinstance(v, int):
+        return {"t": "int", "v": v}
+    if isinstance(v, float):
+        return {"t": "float", "v": _enc_float(v)}
+    if v is None:
+        return {"t": "none"}
+    if isinstance(v, list):
+        return {"t": "list", "items": [encode_value(x) for x in v]}
+    if isinstance(v, tuple):
+        return {"t": "tuple", "items": [encode_value(x) for x in v]}
+    return {"t": "opaque", "pytype": type(v).__name__}
+
+
+def decode_value(d: dict[str, Any]) -> Any:
+    """Inverse of `encode_value` (opaque values decode to None)."""
+    t = d["t"]
+    if t == "ndarray":
+        dt = np.dtype(d["dtype"]).newbyteorder("<")
+        raw = base64.b64decode(d["data"])
+        return np.frombuffer(raw, dtype=dt).astype(dt.newbyteorder("="), copy=True).reshape(d["shape"])
+    if t == "npscalar":
+        dt = np.dtype(d["dtype"])
+        v = d["v"]
+        return dt.type(_dec_float(v) if dt.kind == "f" else v)
+    if t == "int":
+        return int(d["v"])
+    if t == "float":
+        return _dec_float(d["v"])
+    if t == "bool":
+        return bool(d["v"])
+    if t == "none":
+        return None
+    if t == "list":
+        return [decode_value(x) for x in d["items"]]
+    if t == "tuple":
+        return tuple(decode_value(x) for x in d["items"])
+    return None
+
+
+def value_nbytes(v: Any) -> int:
+    """Bytes a value occupies as data (what moving it to the FPGA costs)."""
+    if isinstance(v, np.ndarray):
+        return int(v.nbytes)
+    if isinstance(v, (bool, np.bool_)):
+        return 1
+    if isinstance(v, (np.integer, np.floating)):
+        return int(v.dtype.itemsize)
+    if isinstance(v, (int, float)):
+        return 8
+    if isinstance(v, (list, tuple)):
+        return sum(value_nbytes(x) for x in v)
+    return 0
+
+
+# -------------------------------------------------------------- signatures
+#
+# A signature ("sig") is a dict:
+#   {"type": "ndarray", "dtype": "int16", "shape": [1024], "min": -5, "max": 9}
+#       "shape" is null and "shapes" lists them when calls disagree;
+#       min/max over sampled calls (absent for empty arrays).
+#   {"type": "int", "min": 0, "max": 15}      Python int, observed range
+#   {"type": "float", "min": -1.0, "max": 2.5}
+#   {"type": "bool"}
+#   {"type": "npscalar", "dtype": "int16", "min": .., "max": ..}
+#   {"type": "list", "elem": sig, "len": 16}   homogeneous list ("len" null, "lens" when varying)
+#   {"type": "tuple", "items": [sig, ...]}
+#   {"type": "none"}
+#   {"type": "mixed", "types": ["int", "str"]} calls disagree on the type
+#   {"type": "object", "pytype": "str"}        anything else
+
+
+@dataclass
+class Sample:
+    """One recorded call: inputs before the call, and what it produced.
+
+    `args` are the positional arguments (encoded), `result` the return value,
+    `outputs` maps an argument position (as a string) to that argument's value
+    after the call, for arguments the call modified in place. `edge` marks
+    vectors the profiler synthesised (extreme values), not observed calls.
+    """
+
+    args: list[dict[str, Any]]
+    result: dict[str, Any]
+    outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    edge: bool = False
+
+
+@dataclass
+class FunctionProfile:
+    name: str  # task name: qualified name, module-prefixed outside the app file
+    qualname: str
+    file: str  # path relative to the app's directory
+    line: int  # line of the `def`
+    calls: int = 0
+    total_s: float = 0.0  # inclusive time, all calls
+    self_s: float = 0.0  # exclusive time
+    params: list[str] = field(default_factory=list)  # parameter names in order
+    arg_sigs: list[dict[str, Any]] = field(default_factory=list)
+    return_sig: dict[str, Any] = field(default_factory=lambda: {"type": "none"})
+    mutates: list[int] = field(default_factory=list)  # positions of args modified in place
+    callers: dict[str, int] = field(default_factory=dict)  # caller task (or <main>) -> calls
+    ancestors: list[str] = field(default_factory=list)  # tasks ever on the stack below a call
+    samples: list[Sample] = field(default_factory=list)
+    local_ranges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    globals: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> encoded value
+    globals_changed: list[str] = field(default_factory=list)
+    kind: str = "function"  # function, method, nested, generator
+
+
+@dataclass
+class Edge:
+    """Data produced by `src` (a task or <main>) and consumed by `dst`."""
+
+    src: str
+    dst: str
+    bytes: int  # total over all transfers
+    count: int  # number of transfers
+    what: str = ""  # e.g. "arg x", "return"
+
+
+@dataclass
+class Profile:
+    app: str
+    argv: list[str]
+    host: dict[str, Any]
+    wall_s: float
+    plain_wall_s: float | None
+    functions: dict[str, FunctionProfile]
+    edges: list[Edge]
+    format: str = FORMAT
+
+    @property
+    def overhead(self) -> float | None:
+        if not self.plain_wall_s:
+            return None
+        return self.wall_s / self.plain_wall_s
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict[str, Any], source: str = "profile") -> Profile:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise PartitionError(
+                f"{source}: not a partition profile (expected format {FORMAT!r}); "
+                "make one with `partition profile APP`"
+            )
+        try:
+            funcs = {}
+            for name, f in data["functions"].items():
+                f = dict(f)
+                f["samples"] = [Sample(**s) for s in f.get("samples", [])]
+                funcs[name] = FunctionProfile(**f)
+            edges = [Edge(**e) for e in data["edges"]]
+            return Profile(
+                app=data["app"],
+                argv=list(data["argv"]),
+                host=dict(data["host"]),
+                wall_s=float(data["wall_s"]),
+                plain_wall_s=data.get("plain_wall_s"),
+                functions=funcs,
+                edges=edges,
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise PartitionError(f"{source}: malformed profile ({e}); re-run `partition profile`") from e
+
+
+def save_profile(profile: Profile, path: Path) -> None:
+    from partition.fsutil import write_text_atomic
+
+    write_text_atomic(path, dump_json(profile.to_json()))
+
+
+def load_profile(path: Path) -> Profile:
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise PartitionError(f"{path}: cannot read profile ({e.strerror})") from e
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PartitionError(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from e
+    return Profile.from_json(data, source=str(path))
+
+
+def dump_json(data: Any) -> str:
+    """Canonical JSON text for artefacts: sorted keys, stable float printing."""
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"

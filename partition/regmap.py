@@ -1,0 +1,129 @@
+"""The AXI4-Lite register map of a kernel: the one place its offsets are computed.
+
+Vitis HLS lays out `s_axi_control` for a top function whose control is
+`s_axilite port=return`, its pointers `m_axi offset=slave` and its scalars
+`s_axilite`:
+
+    0x00 CTRL   bit0 ap_start, bit1 ap_done (clear on read), bit2 ap_idle,
+                bit3 ap_ready (clear on read), bit7 auto_restart, bit9 interrupt
+    0x04 GIE    global interrupt enable
+    0x08 IER    bit0 ap_done, bit1 ap_ready interrupt enable
+    0x0C ISR    bit0 ap_done, bit1 ap_ready status (toggle on write)
+    0x10        the scalar return value, when the function returns one
+    then        every argument in declaration order
+
+Each value takes ceil(bits/32) data words, low word first, plus one reserved
+word: an 8/16/32-bit scalar takes 8 bytes, a 64-bit scalar or a pointer
+(m_axi_addr64 is on by default) 12 bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from partition import ir
+
+CTRL = 0x00
+GIE = 0x04
+IER = 0x08
+ISR = 0x0C
+FIRST = 0x10
+
+AP_START = 1 << 0
+AP_DONE = 1 << 1
+AP_IDLE = 1 << 2
+AP_READY = 1 << 3
+AUTO_RESTART = 1 << 7
+INTERRUPT = 1 << 9
+
+POINTER_BITS = 64
+
+
+@dataclass(frozen=True)
+class Register:
+    name: str  # argument name, or "ap_return"
+    offset: int
+    bits: int  # data bits (64 for pointers)
+    kind: str  # "pointer", "scalar", "return"
+    dtype: str  # element dtype (pointers: of the array), scalar dtype otherwise
+
+    @property
+    def words(self) -> int:
+        return max(1, (self.bits + 31) // 32)
+
+    @property
+    def span(self) -> int:
+        """Bytes this entry occupies, reserved word included."""
+        return 4 * (self.words + 1)
+
+
+@dataclass(frozen=True)
+class RegisterMap:
+    kernel: str
+    registers: tuple[Register, ...]
+
+    @property
+    def size(self) -> int:
+        """Address range the control slave decodes (next power of two, at least 64 B)."""
+        end = FIRST
+        for r in self.registers:
+            end = max(end, r.offset + r.span)
+        size = 64
+        while size < end:
+            size *= 2
+        return size
+
+    def by_name(self, name: str) -> Register:
+        for r in self.registers:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    @property
+    def argument_words(self) -> int:
+        """32-bit writes the host makes to pass all arguments."""
+        return sum(r.words for r in self.registers if r.kind != "return")
+
+    def to_json(self) -> dict:
+        return {
+            "kernel": self.kernel,
+            "control": {"CTRL": CTRL, "GIE": GIE, "IER": IER, "ISR": ISR},
+            "ctrl_bits": {
+                "ap_start": 0,
+                "ap_done": 1,
+                "ap_idle": 2,
+                "ap_ready": 3,
+                "auto_restart": 7,
+                "interrupt": 9,
+            },
+            "registers": [asdict(r) | {"words": r.words} for r in self.registers],
+            "size": self.size,
+        }
+
+
+def layout(entries: list[tuple[str, int, str, str]], has_return: tuple[int, str] | None) -> list[Register]:
+    """Offsets for (name, bits, kind, dtype) entries, after an optional (bits, dtype) return."""
+    regs = []
+    off = FIRST
+    if has_return is not None:
+        bits, dt = has_return
+        r = Register("ap_return", off, bits, "return", dt)
+        regs.append(r)
+        off += r.span
+    for name, bits, kind, dt in entries:
+        r = Register(name, off, bits, kind, dt)
+        regs.append(r)
+        off += r.span
+    return regs
+
+
+def register_map(kernel: ir.Kernel) -> RegisterMap:
+    """The register map Vitis HLS generates for this kernel's top function."""
+    entries = []
+    for p in kernel.params:
+        if p.kind == "array":
+            entries.append((p.name, POINTER_BITS, "pointer", p.dtype.name))
+        else:
+            entries.append((p.name, max(8, p.dtype.bits), "scalar", p.dtype.name))
+    ret = (max(8, kernel.ret.bits), kernel.ret.name) if kernel.ret is not None else None
+    return RegisterMap(kernel.name, tuple(layout(entries, ret)))

@@ -1,0 +1,1 @@
+"""Choosing CPU or FPGA for every task (ILP) — see `partition.solve.model`."""
