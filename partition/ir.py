@@ -231,7 +231,12 @@ class LocalArray:
 class Kernel:
     """One FPGA task. `returns` describes the Python return value in order:
     ("param", name) for an output array, ("scalar", dtype name) for the
-    scalar return (at most one; it becomes ap_return at 0x10)."""
+    scalar return (at most one; it becomes ap_return at 0x10).
+
+    `py_params` are the Python parameter names; each maps to a `Param` whose
+    origin is ("arg", position), or to `specialised` when every profiled call
+    passed the same scalar value, which is then compiled in as a constant (the
+    host falls back to the CPU when a call passes anything else)."""
 
     name: str
     params: list[Param]
@@ -245,6 +250,8 @@ class Kernel:
     source_file: str = ""
     source_line: int = 0
     notes: list[str] = field(default_factory=list)
+    py_params: list[str] = field(default_factory=list)  # the Python function's parameters, in order
+    specialised: dict[str, Any] = field(default_factory=dict)  # Python param -> the one value compiled in
 
     def param(self, name: str) -> Param:
         for p in self.params:

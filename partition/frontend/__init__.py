@@ -1,0 +1,48 @@
+"""Frontend: a profiled Python function -> a `Kernel`, or the reason it stays on the CPU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from partition import ir
+from partition.errors import PartitionError
+from partition.frontend.lower import Lowerer, Reject
+from partition.frontend.source import c_name, load_function
+from partition.profile.model import FunctionProfile
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """Why a function cannot become a kernel: file:line and the construct."""
+
+    task: str
+    file: str
+    line: int
+    construct: str
+
+    @property
+    def reason(self) -> str:
+        return f"{self.file}:{self.line}: {self.construct}"
+
+
+def kernel_name(task: str) -> str:
+    """The C/Verilog name of a task's kernel (task names may contain dots)."""
+    return c_name(task.replace(".", "_"))
+
+
+def translate(fp: FunctionProfile, app_dir: Path) -> ir.Kernel | Rejected:
+    """Lower one profiled function, or say precisely why it cannot be."""
+    if fp.kind in ("generator", "nested", "method"):
+        what = {"generator": "generator function", "nested": "nested function", "method": "method"}[fp.kind]
+        return Rejected(fp.name, fp.file, fp.line, f"{what} (kernels are module-level functions)")
+    if fp.calls == 0:
+        return Rejected(fp.name, fp.file, fp.line, "never called in the profiled run")
+    try:
+        src = load_function(app_dir, fp.file, fp.line, fp.qualname)
+    except PartitionError as e:
+        return Rejected(fp.name, fp.file, fp.line, e.message)
+    try:
+        return Lowerer(fp, src, kernel_name(fp.name)).lower()
+    except Reject as r:
+        return Rejected(fp.name, fp.file, r.line, r.construct)

@@ -1,0 +1,1467 @@
+"""Lowering one profiled Python function to a `Kernel`.
+
+The lowering runs in rounds. Each round walks the function's AST once,
+building IR with the variable types known so far and collecting the type of
+every assignment; variable types are the join of their assignments (one type
+per variable for the whole function, as hardware needs). Rounds repeat until
+the types settle. Python ints carry an interval; a variable whose interval
+keeps growing (an accumulator) is widened to what the profile observed, or to
+64 bits, and the kernel notes say which width was assumed.
+
+Anything outside the subset raises `Reject` with the line and the construct;
+the caller turns it into a one-line reason and the task stays on the CPU.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from partition import ir
+from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, DType, dtype, narrowest_signed
+from partition.frontend.source import FunctionSource, c_name
+from partition.frontend.types import (
+    NP,
+    PyBool,
+    PyFloat,
+    PyInt,
+    PyType,
+    describe,
+    fits,
+    int_dtype_for,
+    iv_bin,
+    iv_un,
+    range_of,
+    result_kind,
+    unary_kind,
+)
+from partition.profile.model import FunctionProfile, decode_value
+
+MAX_ROUNDS = 24
+WIDEN_AFTER = 3
+_ALIASES = {
+    "bool_": "bool",
+    "intc": "int32",
+    "double": "float64",
+    "single": "float32",
+    "byte": "int8",
+    "ubyte": "uint8",
+    "short": "int16",
+    "ushort": "uint16",
+    "longlong": "int64",
+    "ulonglong": "uint64",
+}
+NUMPY_SCALAR_TYPES = set(DTYPES) | set(_ALIASES)
+ARRAY_MAKERS = {"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like", "full_like"}
+_BINOPS = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.BitAnd: "and",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.LShift: "shl",
+    ast.RShift: "shr",
+    ast.Pow: "pow",
+}
+_OP_TEXT = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "floordiv": "//",
+    "mod": "%",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "shl": "<<",
+    "shr": ">>",
+    "pow": "**",
+}
+_CMPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+
+
+class Reject(Exception):
+    """The function uses something outside the subset: `line` and `construct` say what."""
+
+    def __init__(self, line: int, construct: str):
+        super().__init__(construct)
+        self.line = line
+        self.construct = construct
+
+
+@dataclass
+class TE:
+    """A typed expression: the Python-level type and the IR that computes it."""
+
+    pt: PyType
+    e: ir.Expr
+
+
+@dataclass
+class ArrayInfo:
+    pyname: str
+    name: str  # IR name
+    dtype: DType
+    shape: tuple[int, ...]
+    kind: str  # "param", "local", "rom"
+    elem: PyType  # type of an element read
+    init: list | None = None
+    position: int = -1  # argument position for params
+    loaded: bool = False
+    stored: bool = False
+    full_store: bool = False
+    returned: int | None = None
+
+
+@dataclass
+class VarState:
+    pt: PyType | None = None
+    changes: int = 0
+    widened: bool = False
+    float_consts_only: bool = True
+    first: PyType | None = None
+
+
+@dataclass
+class RoundState:
+    assigned: dict[str, PyType] = field(default_factory=dict)
+    float_nonconst: set[str] = field(default_factory=set)
+    unstable: bool = False
+    loop_counter: int = 0
+    temp_counter: int = 0
+    dead_loop_vars: set[str] = field(default_factory=set)
+    created: dict[str, tuple[DType, tuple[int, ...]]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def _const(value: Any, dt: DType) -> ir.Const:
+    if dt.is_bool:
+        return ir.Const(bool(value), dt)
+    if dt.is_float:
+        return ir.Const(float(value), dt)
+    return ir.Const(int(value), dt)
+
+
+def cast(e: ir.Expr, dt: DType) -> ir.Expr:
+    if e.dtype == dt:
+        return e
+    if isinstance(e, ir.Const) and not e.dtype.is_float and not dt.is_float and not dt.is_bool:
+        from partition.dtypes import wrap
+
+        return ir.Const(wrap(int(e.value), dt), dt)
+    return ir.Cast(e, dt)
+
+
+def ir_dtype(pt: PyType) -> DType:
+    if isinstance(pt, NP):
+        return pt.dtype
+    if isinstance(pt, PyInt):
+        return int_dtype_for(pt)
+    if isinstance(pt, PyFloat):
+        return FLOAT64
+    return BOOL
+
+
+class Lowerer:
+    def __init__(self, fp: FunctionProfile, src: FunctionSource, task: str):
+        self.fp = fp
+        self.src = src
+        self.fn = src.node
+        self.task = task
+        self.notes: list[str] = []
+        self.vars: dict[str, VarState] = {}
+        self.arrays: dict[str, ArrayInfo] = {}
+        self.consts: dict[str, TE] = {}
+        self.scalar_params: dict[str, tuple[str, DType, PyType, int, str]] = {}
+        self.specialised: dict[str, Any] = {}
+        self.used_names: set[str] = set()
+        self.ir_names: dict[str, str] = {}
+        self.r = RoundState()
+        self.observed_mode = False
+        self.returns: list[tuple[str, str]] = []
+        self.ret: DType | None = None
+        self.ret_pytype = ""
+        self.return_tuple = False
+        self.local_param_names: list[str] = []
+
+    # ------------------------------------------------------------ helpers
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def irname(self, pyname: str) -> str:
+        if pyname in self.ir_names:
+            return self.ir_names[pyname]
+        base = c_name(pyname)
+        name = base
+        k = 2
+        while name in self.used_names:
+            name = f"{base}_{k}"
+            k += 1
+        self.used_names.add(name)
+        self.ir_names[pyname] = name
+        return name
+
+    def where(self, node: ast.AST) -> int:
+        return getattr(node, "lineno", self.fn.lineno)
+
+    # ---------------------------------------------------------- signature
+
+    def bind_params(self) -> None:
+        a = self.fn.args
+        if a.vararg or a.kwarg or a.kwonlyargs:
+            raise Reject(self.fn.lineno, "*args/**kwargs/keyword-only parameters")
+        params = [p.arg for p in a.posonlyargs + a.args]
+        sigs = self.fp.arg_sigs
+        if len(sigs) != len(params):
+            raise Reject(
+                self.fn.lineno, f"the profile saw {len(sigs)} argument(s) but the function has {len(params)}"
+            )
+        samples = [s for s in self.fp.samples if not s.edge]
+        for pos, (pname, sig) in enumerate(zip(params, sigs)):
+            self.bind_param(pos, pname, sig, samples)
+        self.py_params = params
+
+    def bind_param(self, pos: int, pname: str, sig: dict, samples: list) -> None:
+        t = sig.get("type")
+        line = self.fn.lineno
+        if t == "ndarray":
+            if sig.get("shape") is None:
+                shapes = sig.get("shapes")
+                raise Reject(
+                    line,
+                    f"argument {pname} is called with arrays of different shapes ({shapes}); "
+                    "a kernel is compiled for one shape",
+                )
+            shape = tuple(int(d) for d in sig["shape"])
+            if len(shape) not in (1, 2):
+                raise Reject(line, f"argument {pname} is a {len(shape)}-D array (1-D and 2-D are supported)")
+            if 0 in shape:
+                raise Reject(line, f"argument {pname} is an empty array")
+            try:
+                dt = dtype(sig["dtype"])
+            except KeyError:
+                raise Reject(line, f"argument {pname} has dtype {sig['dtype']}") from None
+            name = self.irname(pname)
+            self.arrays[pname] = ArrayInfo(pname, name, dt, shape, "param", NP(dt), position=pos)
+            return
+        if t in ("int", "float", "bool", "npscalar"):
+            values = []
+            for s in samples:
+                if pos < len(s.args):
+                    values.append(decode_value(s.args[pos]))
+            lo, hi = sig.get("min"), sig.get("max")
+            constant = None
+            if values and all(_same(v, values[0]) for v in values) and lo is not None and lo == hi:
+                constant = values[0]
+            if t == "npscalar":
+                try:
+                    dt = dtype(sig["dtype"])
+                except KeyError:
+                    raise Reject(line, f"argument {pname} is a numpy {sig['dtype']}") from None
+                pt: PyType = NP(dt)
+            elif t == "int":
+                if lo is None or hi is None:
+                    raise Reject(line, f"argument {pname}: no observed range in the profile")
+                dt = narrowest_signed(int(lo), int(hi))
+                if dt is None:
+                    raise Reject(line, f"argument {pname} takes values beyond 64 bits ({lo}..{hi})")
+                pt = PyInt(dt.min, dt.max)
+            elif t == "float":
+                dt, pt = FLOAT64, PyFloat()
+            else:
+                dt, pt = BOOL, PyBool()
+            if constant is not None:
+                self.specialised[pname] = _plain(constant)
+                self.consts[pname] = self.const_te(constant, line)
+                self.note(f"{pname} specialised to {_plain(constant)!r} (the only value observed)")
+                return
+            name = self.irname(pname)
+            obs = PyInt(int(lo), int(hi)) if t == "int" else pt
+            self.scalar_params[pname] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
+            self.obs_params = getattr(self, "obs_params", {})
+            self.obs_params[pname] = obs
+            if t == "int":
+                self.note(f"{pname}: Python int, observed {lo}..{hi}, passed as {dt.name}")
+            return
+        if t == "list":
+            raise Reject(
+                line, f"argument {pname} is a list (lists are not supported yet; pass a numpy array)"
+            )
+        if t == "mixed":
+            raise Reject(line, f"argument {pname} is called with different types ({', '.join(sig['types'])})")
+        what = sig.get("pytype", t)
+        raise Reject(line, f"argument {pname} is a {what}")
+
+    def const_te(self, v: Any, line: int) -> TE:
+        if isinstance(v, (bool, np.bool_)):
+            if isinstance(v, np.bool_):
+                return TE(NP(BOOL), ir.Const(bool(v), BOOL))
+            return TE(PyBool(), ir.Const(bool(v), BOOL))
+        if isinstance(v, np.generic):
+            dt = dtype(v.dtype)
+            return TE(NP(dt), _const(v.item(), dt))
+        if isinstance(v, int):
+            dt = narrowest_signed(v, v)
+            if dt is None:
+                raise Reject(line, f"integer constant {v} does not fit in 64 bits")
+            return TE(PyInt(v, v), ir.Const(v, dt))
+        if isinstance(v, float):
+            return TE(PyFloat(), ir.Const(v, FLOAT64))
+        raise Reject(line, f"constant of type {type(v).__name__}")
+
+    def bind_globals(self) -> None:
+        self.global_values: dict[str, Any] = {}
+        for name, enc in self.fp.globals.items():
+            self.global_values[name] = decode_value(enc)
+
+    def global_ref(self, name: str, node: ast.AST) -> TE | ArrayInfo:
+        line = self.where(node)
+        if name in self.fp.globals_changed:
+            raise Reject(line, f"global {name} changes while the app runs (a kernel needs it constant)")
+        v = self.global_values[name]
+        if isinstance(v, np.ndarray) or (
+            isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float)) for x in v)
+        ):
+            return self.rom(name, v, line)
+        if isinstance(v, (int, float, bool, np.generic)):
+            return self.const_te(v, line)
+        raise Reject(line, f"global {name} of type {type(v).__name__}")
+
+    def rom(self, name: str, v: Any, line: int) -> ArrayInfo:
+        if name in self.arrays:
+            return self.arrays[name]
+        if isinstance(v, np.ndarray):
+            if v.ndim not in (1, 2) or v.size == 0:
+                raise Reject(line, f"global array {name} has shape {v.shape}")
+            try:
+                dt = dtype(v.dtype)
+            except KeyError:
+                raise Reject(line, f"global array {name} has dtype {v.dtype}") from None
+            flat = [x.item() for x in v.reshape(-1)]
+            info = ArrayInfo(name, self.irname(name), dt, tuple(v.shape), "rom", NP(dt), init=flat)
+        else:
+            if all(isinstance(x, bool) for x in v):
+                dt, elem = BOOL, PyBool()
+            elif all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                lo, hi = min(v), max(v)
+                dt = narrowest_signed(lo, hi)
+                if dt is None:
+                    raise Reject(line, f"global {name} holds integers beyond 64 bits")
+                elem = PyInt(lo, hi)
+            else:
+                dt, elem = FLOAT64, PyFloat()
+            flat = [float(x) if dt.is_float else x for x in v]
+            info = ArrayInfo(name, self.irname(name), dt, (len(v),), "rom", elem, init=flat)
+        self.arrays[name] = info
+        return info
+
+    # --------------------------------------------------------------- main
+
+    def lower(self) -> ir.Kernel:
+        self.local_names = {
+            n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        self.bind_params()
+        self.bind_globals()
+        body = self.fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # docstring
+        self.check_returns(body)
+        stmts: list[ir.Stmt] = []
+        for _ in range(MAX_ROUNDS):
+            self.r = RoundState()
+            self.returns = []
+            for a in self.arrays.values():
+                a.loaded = a.stored = a.full_store = False
+            stmts = self.block(body, top=True)
+            if not self.settle():
+                break
+        else:
+            raise Reject(self.fn.lineno, "variable types did not settle (too many type changes)")
+        return self.kernel(stmts)
+
+    def settle(self) -> bool:
+        """Join this round's assignment types into the variable types; True if anything changed."""
+        changed = self.r.unstable
+        for name, pt in sorted(self.r.assigned.items()):
+            st = self.vars.setdefault(name, VarState())
+            if name in self.r.float_nonconst:
+                st.float_consts_only = False
+            if st.first is None:
+                st.first = pt
+            if st.widened:
+                continue  # its width is decided; assignments wrap into it
+            try:
+                new = pt if st.pt is None else self.join(st.pt, pt, name, st)
+            except Reject as e:
+                raise Reject(self.r.lines.get(name, e.line), e.construct) from None
+            if isinstance(new, PyInt):
+                new = new.clamp()
+            if new != st.pt:
+                if st.pt is not None:
+                    st.changes += 1
+                    if isinstance(new, PyInt) and st.changes >= WIDEN_AFTER:
+                        new = self.widen(name, new, st)
+                st.pt = new
+                changed = True
+        return changed
+
+    def widen(self, name: str, pt: PyInt, st: VarState) -> PyInt:
+        if not st.widened:
+            st.widened = True
+            obs = self.fp.local_ranges.get(name)
+            first = st.first if isinstance(st.first, PyInt) else PyInt(0, 0)
+            if obs and obs.get("kind") == "int" and not obs.get("partial"):
+                lo, hi = min(int(obs["min"]), first.lo), max(int(obs["max"]), first.hi)
+                dt = narrowest_signed(lo, hi) or INT64
+                self.note(
+                    f"{name}: Python int, observed {obs['min']}..{obs['max']}, assumed {dt.name}; "
+                    "values outside that range would wrap"
+                )
+                return PyInt(dt.min, dt.max)
+        self.note(f"{name}: Python int with no bound the tool can prove, assumed int64")
+        return PyInt(INT64.min, INT64.max)
+
+    def join(self, a: PyType, b: PyType, name: str, st: VarState) -> PyType:
+        if a == b:
+            return a
+        line = self.fn.lineno
+        if isinstance(a, PyInt) and isinstance(b, PyInt):
+            return PyInt(min(a.lo, b.lo), max(a.hi, b.hi))
+        if isinstance(b, (PyInt, PyBool, PyFloat)) and isinstance(a, NP):
+            a, b = b, a
+        # now a is the Python-typed one when mixing
+        if isinstance(a, PyBool) and isinstance(b, PyInt):
+            return PyInt(min(0, b.lo), max(1, b.hi))
+        if isinstance(a, PyInt) and isinstance(b, PyBool):
+            return PyInt(min(0, a.lo), max(1, a.hi))
+        if isinstance(a, (PyInt, PyBool)) and isinstance(b, NP):
+            iv = range_of(a)
+            dt = b.dtype
+            if (dt.is_int or dt.is_bool) and fits(iv, dt):
+                return b
+            if (
+                dt.is_float
+                and -(2 ** (24 if dt.bits == 32 else 53)) <= iv[0]
+                and iv[1] <= 2 ** (24 if dt.bits == 32 else 53)
+            ):
+                return b
+            raise Reject(
+                line, f"variable {name} holds both {describe(a)} and {describe(b)} values; give it one type"
+            )
+        if (
+            isinstance(a, PyFloat)
+            and isinstance(b, NP)
+            and b.dtype.is_float
+            and (b.dtype.bits == 64 or st.float_consts_only)
+        ):
+            return b
+        raise Reject(
+            line,
+            f"variable {name} holds both {describe(a)} and {describe(b)} values; give it one type "
+            "(e.g. np.int32(...) or float(...))",
+        )
+
+    def check_returns(self, body: list[ast.stmt]) -> None:
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Return) and (not body or node is not body[-1]):
+                raise Reject(node.lineno, "return before the end of the function")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                raise Reject(node.lineno, "nested function or class definition")
+
+    # --------------------------------------------------------- statements
+
+    def block(self, body: list[ast.stmt], top: bool = False) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in body:
+            out.extend(self.stmt(s, top))
+        return out
+
+    def stmt(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
+        line = s.lineno
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                raise Reject(line, "chained assignment a = b = ...")
+            return self.assign(s.targets[0], s.value, line, top)
+        if isinstance(s, ast.AnnAssign):
+            if s.value is None:
+                return []
+            return self.assign(s.target, s.value, line, top)
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s)
+        if isinstance(s, ast.For):
+            return [self.for_loop(s)]
+        if isinstance(s, ast.If):
+            cond = self.truth(self.expr(s.test), s.test)
+            then = self.block(s.body)
+            orelse = self.block(s.orelse)
+            return [ir.If(cond.e, then, orelse, line)]
+        if isinstance(s, ast.Return):
+            return self.return_stmt(s)
+        if isinstance(s, ast.Pass):
+            return []
+        if isinstance(s, ast.Break):
+            return [ir.Break(line)]
+        if isinstance(s, ast.Continue):
+            return [ir.Continue(line)]
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+                return []
+            if isinstance(s.value, ast.Call):
+                raise Reject(line, f"call to {self.callee_text(s.value.func)}() as a statement")
+            raise Reject(line, "expression statement")
+        if isinstance(s, ast.Assert):
+            self.note(f"assert at line {line} is not checked in hardware")
+            return []
+        if isinstance(s, ast.While):
+            raise Reject(line, "while loop (only counted for loops over range() are supported)")
+        return [self.reject_stmt(s)]
+
+    def reject_stmt(self, s: ast.stmt) -> ir.Stmt:
+        names = {
+            ast.With: "with statement",
+            ast.Try: "try statement",
+            ast.Raise: "raise statement",
+            ast.Global: "global statement",
+            ast.Nonlocal: "nonlocal statement",
+            ast.Delete: "del statement",
+            ast.Import: "import statement",
+            ast.ImportFrom: "import statement",
+            ast.FunctionDef: "nested function",
+            ast.ClassDef: "class definition",
+            ast.AsyncFor: "async for",
+            ast.AsyncWith: "async with",
+            ast.Match: "match statement",
+        }
+        raise Reject(s.lineno, names.get(type(s), type(s).__name__))
+
+    def assign(self, target: ast.expr, value: ast.expr, line: int, top: bool) -> list[ir.Stmt]:
+        if isinstance(target, ast.Name):
+            if self.is_array_maker(value):
+                return self.make_array(target.id, value, line)
+            if isinstance(value, ast.Name) and self.lookup_array(value.id) is not None:
+                raise Reject(line, f"array alias {target.id} = {value.id} (use the array directly)")
+            if target.id in self.arrays:
+                raise Reject(line, f"{target.id} is an array here and a scalar elsewhere")
+            te = self.expr(value)
+            return [self.assign_var(target.id, te, line, value)]
+        if isinstance(target, ast.Subscript):
+            arr, idx = self.subscript_target(target)
+            te = self.expr(value)
+            arr.stored = True
+            return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
+        if isinstance(target, ast.Tuple):
+            return self.tuple_assign(target, value, line, top)
+        raise Reject(line, f"assignment to {type(target).__name__}")
+
+    def tuple_assign(self, target: ast.Tuple, value: ast.expr, line: int, top: bool) -> list[ir.Stmt]:
+        names = target.elts
+        if not all(isinstance(n, ast.Name) for n in names):
+            raise Reject(line, "tuple assignment to something other than names")
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            arr = self.array_of(value.value)
+            if arr is None or len(arr.shape) != len(names):
+                raise Reject(line, "unpacking a shape of a different rank")
+            out = []
+            for n, d in zip(names, arr.shape):
+                out.append(self.assign_var(n.id, self.const_te(int(d), line), line, value))
+            return out
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(names):
+            raise Reject(line, "tuple assignment from something other than a tuple of the same length")
+        temps = []
+        out = []
+        for v in value.elts:
+            te = self.expr(v)
+            self.r.temp_counter += 1
+            tmp = f"__t{self.r.temp_counter}"
+            out.append(self.assign_var(tmp, te, line, v))
+            temps.append(tmp)
+        for n, tmp in zip(names, temps):
+            out.append(self.assign_var(n.id, self.read_var(tmp, n), line, n))
+        return out
+
+    def assign_var(self, pyname: str, te: TE, line: int, value_node: ast.AST | None) -> ir.Stmt:
+        if pyname in self.scalar_params or pyname in self.consts:
+            raise Reject(line, f"assignment to parameter {pyname} (use a new local name)")
+        self.r.dead_loop_vars.discard(pyname)
+        self.r.lines.setdefault(pyname, line)
+        prev = self.r.assigned.get(pyname)
+        pt = te.pt
+        if isinstance(pt, PyFloat) and not (
+            isinstance(te.e, ir.Const) and float(np.float32(te.e.value)) == te.e.value
+        ):
+            self.r.float_nonconst.add(pyname)
+        try:
+            self.r.assigned[pyname] = pt if prev is None else self.join_round(prev, pt, pyname)
+        except Reject as e:
+            raise Reject(line, e.construct) from None
+        vt = self.var_type(pyname, fallback=pt)
+        return ir.Assign(self.irname(pyname), cast(te.e, ir_dtype(vt)), line)
+
+    def join_round(self, a: PyType, b: PyType, name: str) -> PyType:
+        st = VarState(float_consts_only=name not in self.r.float_nonconst)
+        r = self.join(a, b, name, st)
+        return r.clamp() if isinstance(r, PyInt) else r
+
+    def var_type(self, name: str, fallback: PyType | None = None) -> PyType:
+        st = self.vars.get(name)
+        if st is not None and st.pt is not None:
+            return st.pt
+        self.r.unstable = True
+        if name in self.r.assigned:
+            return self.r.assigned[name]
+        if fallback is not None:
+            return fallback
+        return PyInt(0, 0)
+
+    def augassign(self, s: ast.AugAssign) -> list[ir.Stmt]:
+        op = _BINOPS.get(type(s.op))
+        line = s.lineno
+        if op is None:
+            raise Reject(line, f"operator {type(s.op).__name__}=")
+        if isinstance(s.target, ast.Name):
+            if s.target.id in self.arrays:
+                raise Reject(
+                    line, f"whole-array update {s.target.id} {_OP_TEXT[op]}= ... (not supported yet)"
+                )
+            cur = self.read_var(s.target.id, s.target)
+            te = self.binop(op, cur, self.expr(s.value), s)
+            return [self.assign_var(s.target.id, te, line, s)]
+        if isinstance(s.target, ast.Subscript):
+            arr, idx = self.subscript_target(s.target)
+            arr.loaded = True
+            arr.stored = True
+            cur = TE(arr.elem, ir.Load(arr.name, idx, arr.dtype))
+            te = self.binop(op, cur, self.expr(s.value), s)
+            return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
+        raise Reject(line, "augmented assignment to this target")
+
+    def store_value(self, te: TE, arr: ArrayInfo, line: int) -> ir.Expr:
+        if arr.kind == "rom":
+            raise Reject(line, f"writes to global array {arr.pyname} (kernels may only read globals)")
+        if isinstance(te.pt, PyInt) and (arr.dtype.is_int) and not fits((te.pt.lo, te.pt.hi), arr.dtype):
+            self.note(
+                f"line {line}: a Python int stored into {arr.pyname} ({arr.dtype.name}) may not fit; "
+                "Python would raise OverflowError, the kernel wraps"
+            )
+        return cast(te.e, arr.dtype)
+
+    def for_loop(self, s: ast.For) -> ir.For:
+        line = s.lineno
+        if s.orelse:
+            raise Reject(line, "for ... else")
+        if not isinstance(s.target, ast.Name):
+            raise Reject(line, "for loop target is not a simple name")
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+            what = self.callee_text(it.func) + "()" if isinstance(it, ast.Call) else type(it).__name__
+            raise Reject(line, f"for loop over {what} (only range() is supported)")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise Reject(line, "range() with unusual arguments")
+        args = [self.int_expr(a) for a in it.args]
+        if len(args) == 1:
+            start, stop, step = self.const_te(0, line), args[0], self.const_te(1, line)
+        elif len(args) == 2:
+            start, stop, step = args[0], args[1], self.const_te(1, line)
+        else:
+            start, stop, step = args
+        sr = range_of(step.pt)
+        if sr is None or sr[0] != sr[1]:
+            raise Reject(line, "range() step is not a constant")
+        stepv = sr[0]
+        if stepv == 0:
+            raise Reject(line, "range() step is zero")
+        lo_s, hi_s = range_of(start.pt)
+        lo_e, hi_e = range_of(stop.pt)
+        # the loop variable's type must hold the bounds and one step past them
+        iv = (min(lo_s, lo_e) + min(stepv, 0), max(hi_s, hi_e) + max(stepv, 0))
+        trip = self.trip_estimate(it.args, stepv)
+        var = s.target.id
+        if var in self.arrays:
+            raise Reject(line, f"loop variable {var} is also an array")
+        assign_pt = PyInt(*iv)
+        self.r.dead_loop_vars.discard(var)
+        prev = self.r.assigned.get(var)
+        self.r.assigned[var] = assign_pt if prev is None else self.join_round(prev, assign_pt, var)
+        vt = self.var_type(var, fallback=assign_pt)
+        if not isinstance(vt, PyInt):
+            raise Reject(line, f"loop variable {var} also holds {describe(vt)} values")
+        vdt = ir_dtype(vt)
+        self.r.loop_counter += 1
+        label = f"L{self.r.loop_counter}"
+        body = self.block(s.body)
+        self.r.dead_loop_vars.add(var)
+        return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
+
+    def trip_estimate(self, args: list[ast.expr], step: int) -> int:
+        """Iterations from the bounds, using observed values of scalar parameters."""
+        self.observed_mode = True
+        try:
+            ivs = [range_of(self.int_expr(a).pt) for a in args]
+        finally:
+            self.observed_mode = False
+        if len(ivs) == 1:
+            start, stop = (0, 0), ivs[0]
+        else:
+            start, stop = ivs[0], ivs[1]
+        if step > 0:
+            span = stop[1] - start[0]
+        else:
+            span = start[1] - stop[0]
+        return max(0, -(-span // abs(step)))
+
+    def return_stmt(self, s: ast.Return) -> list[ir.Stmt]:
+        line = s.lineno
+        v = s.value
+        if v is None or (isinstance(v, ast.Constant) and v.value is None):
+            return []
+        items = v.elts if isinstance(v, ast.Tuple) else [v]
+        self.return_tuple = isinstance(v, ast.Tuple)
+        scalar: TE | None = None
+        for k, item in enumerate(items):
+            arr = self.array_of(item) if isinstance(item, ast.Name) else None
+            if arr is not None:
+                if arr.kind == "rom":
+                    raise Reject(line, f"returns global array {arr.pyname}")
+                if arr.kind == "local":
+                    arr.returned = k
+                    self.returns.append(("param", arr.name))
+                else:
+                    self.returns.append(("param", arr.name))
+                continue
+            if scalar is not None:
+                raise Reject(line, "returns more than one scalar")
+            scalar = self.expr(item)
+            self.returns.append(("scalar", ir_dtype(scalar.pt).name))
+        if scalar is None:
+            return []
+        dt = ir_dtype(scalar.pt)
+        self.ret = dt
+        self.ret_pytype = {NP: "npscalar", PyInt: "int", PyFloat: "float", PyBool: "bool"}[type(scalar.pt)]
+        return [ir.Return(scalar.e, line)]
+
+    # ------------------------------------------------------------- arrays
+
+    def is_array_maker(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and self.numpy_attr(node.func) in ARRAY_MAKERS
+
+    def numpy_attr(self, node: ast.expr) -> str | None:
+        """'zeros' for np.zeros / numpy.zeros / a name imported from numpy."""
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.src.numpy_aliases
+            and not self.is_local_name(node.value.id)
+        ):
+            return node.attr
+        if isinstance(node, ast.Name) and node.id in self.src.numpy_names and not self.is_local_name(node.id):
+            return self.src.numpy_names[node.id]
+        return None
+
+    def is_local_name(self, name: str) -> bool:
+        return name in self.local_names or name in self.scalar_params
+
+    def make_array(self, pyname: str, call: ast.Call, line: int) -> list[ir.Stmt]:
+        kind = self.numpy_attr(call.func)
+        assert kind is not None
+        kw = {k.arg: k.value for k in call.keywords}
+        unknown = set(kw) - {"dtype", "fill_value", "order", "shape"}
+        if unknown:
+            raise Reject(line, f"np.{kind}() with argument {sorted(unknown)[0]}=")
+        if "order" in kw and not (isinstance(kw["order"], ast.Constant) and kw["order"].value == "C"):
+            raise Reject(line, f"np.{kind}() with a non-C order")
+        args = list(call.args)
+        if kind.endswith("_like"):
+            if not args:
+                raise Reject(line, f"np.{kind}() without an array")
+            proto = self.array_of(args[0])
+            if proto is None:
+                raise Reject(line, f"np.{kind}() of something that is not an array")
+            shape = proto.shape
+            dt = proto.dtype
+            rest = args[1:]
+            fill_node = kw.get("fill_value") or (rest[0] if kind == "full_like" and rest else None)
+            if "dtype" in kw:
+                dt = self.parse_dtype(kw["dtype"], line)
+            elif kind == "full_like" and len(rest) > 1:
+                dt = self.parse_dtype(rest[1], line)
+        else:
+            shape_node = kw.get("shape") or (args[0] if args else None)
+            if shape_node is None:
+                raise Reject(line, f"np.{kind}() without a shape")
+            shape = self.parse_shape(shape_node, line)
+            rest = args[1:]
+            if kind == "full":
+                fill_node = kw.get("fill_value") or (rest[0] if rest else None)
+                if fill_node is None:
+                    raise Reject(line, "np.full() without a fill value")
+                dt_node = kw.get("dtype") or (rest[1] if len(rest) > 1 else None)
+            else:
+                fill_node = None
+                dt_node = kw.get("dtype") or (rest[0] if rest else None)
+            if dt_node is not None:
+                dt = self.parse_dtype(dt_node, line)
+            elif kind == "full":
+                fill_te = self.expr(fill_node)
+                dt = {PyInt: INT64, PyFloat: FLOAT64, PyBool: BOOL}.get(type(fill_te.pt)) or ir_dtype(
+                    fill_te.pt
+                )
+            else:
+                dt = FLOAT64
+        if len(shape) not in (1, 2) or any(d <= 0 for d in shape):
+            raise Reject(line, f"local array {pyname} of shape {shape} (1-D or 2-D, non-empty)")
+        prev = self.r.created.get(pyname)
+        if prev is not None and prev != (dt, shape):
+            raise Reject(line, f"array {pyname} is created twice with different shapes or dtypes")
+        self.r.created[pyname] = (dt, shape)
+        if pyname in self.vars or pyname in self.r.assigned or pyname in self.scalar_params:
+            raise Reject(line, f"{pyname} is a scalar elsewhere and an array here")
+        info = self.arrays.get(pyname)
+        if info is None:
+            info = ArrayInfo(pyname, self.irname(pyname), dt, shape, "local", NP(dt))
+            self.arrays[pyname] = info
+        elif info.kind != "local":
+            raise Reject(line, f"{pyname} is a parameter or global and is re-created here")
+        if kind.startswith("empty"):
+            return []
+        if kind.startswith("zeros"):
+            fill: ir.Expr = _const(0, dt)
+        elif kind.startswith("ones"):
+            fill = _const(1, dt)
+        else:
+            fill = cast(self.expr(fill_node).e, dt)
+        return self.fill_loops(info, fill, line)
+
+    def fill_loops(self, info: ArrayInfo, value: ir.Expr, line: int) -> list[ir.Stmt]:
+        info.stored = True
+        idx_vars = []
+        for _d, n in enumerate(info.shape):
+            self.r.temp_counter += 1
+            v = f"__i{self.r.temp_counter}"
+            vdt = narrowest_signed(0, n) or INT64
+            self.r.assigned[v] = PyInt(0, n - 1)
+            self.vars.setdefault(v, VarState(pt=PyInt(0, n - 1)))
+            idx_vars.append((self.irname(v), vdt, n))
+        body: list[ir.Stmt] = [
+            ir.Store(info.name, tuple(ir.Var(v, dt) for v, dt, _ in idx_vars), value, line)
+        ]
+        for v, dt, n in reversed(idx_vars):
+            self.r.loop_counter += 1
+            body = [ir.For(v, _const(0, dt), _const(n, dt), 1, body, n, line, f"L{self.r.loop_counter}")]
+        return body
+
+    def parse_shape(self, node: ast.expr, line: int) -> tuple[int, ...]:
+        if isinstance(node, ast.Attribute) and node.attr == "shape":
+            arr = self.array_of(node.value)
+            if arr is not None:
+                return arr.shape
+        elts = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        shape = []
+        for e in elts:
+            te = self.int_expr(e)
+            r = range_of(te.pt)
+            if r is None or r[0] != r[1]:
+                raise Reject(line, "array size that is not a constant (sizes must follow from array shapes)")
+            shape.append(int(r[0]))
+        return tuple(shape)
+
+    def parse_dtype(self, node: ast.expr, line: int) -> DType:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            name = node.value
+        elif isinstance(node, ast.Attribute) and node.attr == "dtype":
+            arr = self.array_of(node.value)
+            if arr is None:
+                raise Reject(line, "dtype of something that is not an array")
+            return arr.dtype
+        else:
+            name = self.numpy_attr(node) or (node.id if isinstance(node, ast.Name) else None)
+            if name in ("int", "float", "bool"):
+                name = {"int": "int64", "float": "float64", "bool": "bool"}[name]
+        if name is None:
+            raise Reject(line, "dtype that is not a numpy type name")
+        name = _ALIASES.get(name, name)
+        if name not in DTYPES:
+            raise Reject(line, f"dtype {name}")
+        return DTYPES[name]
+
+    def lookup_array(self, name: str) -> ArrayInfo | None:
+        if name in self.arrays:
+            return self.arrays[name]
+        if name in self.global_values and not self.is_local_name(name):
+            g = self.global_ref(name, self.fn)
+            if isinstance(g, ArrayInfo):
+                return g
+        return None
+
+    def array_of(self, node: ast.expr) -> ArrayInfo | None:
+        if isinstance(node, ast.Name):
+            return self.lookup_array(node.id)
+        return None
+
+    def subscript_target(self, node: ast.Subscript) -> tuple[ArrayInfo, tuple[ir.Expr, ...]]:
+        base, index_nodes = self.flatten_subscript(node)
+        arr = self.array_of(base)
+        line = node.lineno
+        if arr is None:
+            what = base.id if isinstance(base, ast.Name) else type(base).__name__
+            raise Reject(line, f"subscript of {what}, which is not a numpy array")
+        if len(index_nodes) != len(arr.shape):
+            raise Reject(
+                line,
+                f"{arr.pyname} is {len(arr.shape)}-D but indexed with {len(index_nodes)} index(es) "
+                "(whole rows and slices are not supported yet)",
+            )
+        idx = tuple(self.index(i, d, line) for i, d in zip(index_nodes, arr.shape))
+        return arr, idx
+
+    def flatten_subscript(self, node: ast.Subscript) -> tuple[ast.expr, list[ast.expr]]:
+        chain: list[ast.expr] = []
+        cur: ast.expr = node
+        while isinstance(cur, ast.Subscript):
+            sl = cur.slice
+            parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+            chain = list(parts) + chain
+            cur = cur.value
+        for p in chain:
+            if isinstance(p, ast.Slice):
+                raise Reject(node.lineno, "array slice (slicing is not supported yet)")
+        return cur, chain
+
+    def index(self, node: ast.expr, dim: int, line: int) -> ir.Expr:
+        te = self.expr(node)
+        if isinstance(te.pt, (PyBool,)) or (isinstance(te.pt, NP) and not te.pt.dtype.is_int):
+            raise Reject(line, f"index of type {describe(te.pt)}")
+        if isinstance(te.pt, PyFloat):
+            raise Reject(line, "float used as an index")
+        lo, hi = range_of(te.pt)
+        e = te.e
+        if e.dtype.kind == "uint" or lo >= 0:
+            return e
+        # Python's negative indices count from the end
+        dt = narrowest_signed(min(lo, 0), max(hi, dim)) or INT64
+        e = cast(e, dt)
+        wrapped = ir.Bin("add", e, _const(dim, dt), dt)
+        if hi < 0:
+            return wrapped
+        return ir.Select(ir.Cmp("lt", e, _const(0, dt)), wrapped, e, dt)
+
+    # -------------------------------------------------------- expressions
+
+    def int_expr(self, node: ast.expr) -> TE:
+        te = self.expr(node)
+        if (
+            range_of(te.pt) is None
+            or isinstance(te.pt, PyBool)
+            or (isinstance(te.pt, NP) and not te.pt.dtype.is_int)
+        ):
+            raise Reject(self.where(node), f"range() bound of type {describe(te.pt)}")
+        return te
+
+    def read_var(self, name: str, node: ast.AST) -> TE:
+        line = self.where(node)
+        if name in self.r.dead_loop_vars:
+            raise Reject(line, f"loop variable {name} used after its loop")
+        pt = self.var_type(name)
+        if isinstance(pt, PyInt) and pt.lo == pt.hi and name in self.vars and not self.vars[name].widened:
+            return TE(pt, _const(pt.lo, ir_dtype(pt)))
+        return TE(pt, ir.Var(self.irname(name), ir_dtype(pt)))
+
+    def name(self, node: ast.Name) -> TE:
+        n = node.id
+        line = node.lineno
+        if n in self.consts:
+            return self.consts[n]
+        if n in self.scalar_params:
+            irn, dt, pt, _, _ = self.scalar_params[n]
+            if self.observed_mode:
+                return TE(self.obs_params.get(n, pt), ir.Var(irn, dt))
+            return TE(pt, ir.Var(irn, dt))
+        if n in self.arrays:
+            raise Reject(line, f"array {n} used as a value (whole-array operations are not supported yet)")
+        if n in self.local_names:
+            return self.read_var(n, node)
+        if n in ("True", "False"):
+            return TE(PyBool(), ir.Const(n == "True", BOOL))
+        if n in self.global_values:
+            g = self.global_ref(n, node)
+            if isinstance(g, ArrayInfo):
+                raise Reject(line, f"global array {n} used as a value")
+            return g
+        raise Reject(line, f"name {n} (not a parameter, a local or a numeric global)")
+
+    def expr(self, node: ast.expr) -> TE:
+        line = self.where(node)
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, (bool, int, float)):
+                return self.const_te(v, line)
+            raise Reject(line, f"constant {v!r}")
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.BinOp):
+            op = _BINOPS.get(type(node.op))
+            if op is None:
+                raise Reject(line, f"operator {type(node.op).__name__}")
+            return self.binop(op, self.expr(node.left), self.expr(node.right), node)
+        if isinstance(node, ast.UnaryOp):
+            return self.unary(node)
+        if isinstance(node, ast.BoolOp):
+            return self.boolop(node)
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.IfExp):
+            c = self.truth(self.expr(node.test), node.test)
+            a, b = self.expr(node.body), self.expr(node.orelse)
+            pt = self.join_values(a.pt, b.pt, line)
+            dt = ir_dtype(pt)
+            return TE(pt, ir.Select(c.e, cast(a.e, dt), cast(b.e, dt), dt))
+        if isinstance(node, ast.Subscript):
+            return self.load(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        names = {
+            ast.List: "list",
+            ast.Tuple: "tuple",
+            ast.Dict: "dict",
+            ast.Set: "set",
+            ast.ListComp: "list comprehension",
+            ast.GeneratorExp: "generator expression",
+            ast.DictComp: "dict comprehension",
+            ast.SetComp: "set comprehension",
+            ast.Lambda: "lambda",
+            ast.JoinedStr: "f-string",
+            ast.Starred: "starred expression",
+            ast.NamedExpr: "assignment expression (:=)",
+            ast.Await: "await",
+            ast.Yield: "yield",
+            ast.YieldFrom: "yield",
+        }
+        raise Reject(line, names.get(type(node), type(node).__name__))
+
+    def join_values(self, a: PyType, b: PyType, line: int) -> PyType:
+        try:
+            st = VarState(float_consts_only=False)
+            r = self.join(a, b, "of the conditional expression", st)
+        except Reject as e:
+            raise Reject(line, e.construct.replace("variable of the", "the")) from None
+        return r.clamp() if isinstance(r, PyInt) else r
+
+    def attribute(self, node: ast.Attribute) -> TE:
+        line = node.lineno
+        arr = self.array_of(node.value) if isinstance(node.value, ast.Name) else None
+        if arr is not None:
+            if node.attr == "size":
+                n = 1
+                for d in arr.shape:
+                    n *= d
+                return self.const_te(n, line)
+            if node.attr == "ndim":
+                return self.const_te(len(arr.shape), line)
+            raise Reject(line, f"attribute {arr.pyname}.{node.attr}")
+        np_name = self.numpy_attr(node)
+        if np_name in ("pi", "e", "inf", "nan"):
+            return self.const_te(float(getattr(np, np_name)), line)
+        raise Reject(line, f"attribute {self.callee_text(node)}")
+
+    def load(self, node: ast.Subscript) -> TE:
+        line = node.lineno
+        # a.shape[k]
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            arr = self.array_of(node.value.value)
+            if arr is not None:
+                k = self.int_expr(node.slice)
+                r = range_of(k.pt)
+                if r[0] != r[1] or not -len(arr.shape) <= r[0] < len(arr.shape):
+                    raise Reject(line, "shape index that is not a constant in range")
+                return self.const_te(arr.shape[r[0]], line)
+        arr, idx = self.subscript_target(node)
+        arr.loaded = True
+        return TE(arr.elem, ir.Load(arr.name, idx, arr.dtype))
+
+    def binop(self, op: str, a: TE, b: TE, node: ast.AST) -> TE:
+        line = self.where(node)
+        if op == "pow":
+            return self.power(a, b, line)
+        kind = result_kind(op, a.pt, b.pt)
+        if kind is None:
+            raise Reject(line, f"{describe(a.pt)} {_OP_TEXT[op]} {describe(b.pt)}")
+        if isinstance(kind, PyInt):
+            ra, rb = range_of(a.pt), range_of(b.pt)
+            iv = iv_bin(op, ra, rb)
+            if iv is None:
+                self.note(f"line {line}: Python int {_OP_TEXT[op]} with no bound; assumed int64")
+                iv = (INT64.min, INT64.max)
+            pt = PyInt(*iv).clamp()
+            if pt != PyInt(*iv):
+                self.note(f"line {line}: Python int arithmetic may exceed 64 bits; the kernel wraps at 64")
+            dt = ir_dtype(pt)
+            if pt.lo == pt.hi and isinstance(a.e, ir.Const) and isinstance(b.e, ir.Const):
+                return TE(pt, _const(pt.lo, dt))
+            if op in ("shl", "shr"):
+                return TE(pt, ir.Bin(op, cast(a.e, dt), b.e, dt))
+            return TE(pt, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
+        if isinstance(kind, PyBool):
+            return TE(kind, ir.Bin(op, cast(a.e, BOOL), cast(b.e, BOOL), BOOL))
+        dt = ir_dtype(kind)
+        if dt.is_bool:
+            bop = {"add": "or", "mul": "and", "and": "and", "or": "or", "xor": "xor"}.get(op)
+            if bop is None:
+                raise Reject(line, f"{describe(a.pt)} {_OP_TEXT[op]} {describe(b.pt)}")
+            return TE(kind, ir.Bin(bop, cast(a.e, BOOL), cast(b.e, BOOL), BOOL))
+        if op == "div" and not dt.is_float:
+            raise Reject(line, "true division with an integer result")
+        if dt.is_float and op in ("and", "or", "xor", "shl", "shr"):
+            raise Reject(line, f"bitwise {_OP_TEXT[op]} on floats")
+        for side in (a, b):
+            if (
+                isinstance(side.pt, PyInt)
+                and dt.is_int
+                and not fits((side.pt.lo, side.pt.hi), dt)
+                and not isinstance(side.e, ir.Const)
+            ):
+                self.note(
+                    f"line {line}: a Python int meets numpy {dt.name}; values outside {dt.name} "
+                    "would raise OverflowError in Python and wrap in the kernel"
+                )
+        if op in ("shl", "shr"):
+            return TE(kind, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
+        return TE(kind, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
+
+    def power(self, a: TE, b: TE, line: int) -> TE:
+        r = range_of(b.pt)
+        if r is None or r[0] != r[1] or (isinstance(b.pt, NP) and not b.pt.dtype.is_int):
+            raise Reject(line, "** with an exponent that is not a constant integer")
+        k = r[0]
+        kind = result_kind("pow", a.pt, b.pt)
+        if kind is None or k < 0:
+            raise Reject(line, f"{describe(a.pt)} ** {k}")
+        if ir_dtype(kind).is_float and k > 2:
+            raise Reject(line, f"float ** {k} (only squares are exact without pow())")
+        if k > 16:
+            raise Reject(line, f"** {k} (exponent too large)")
+        if isinstance(kind, PyInt):
+            iv = iv_bin("pow", range_of(a.pt), (k, k))
+            pt: PyType = PyInt(*iv).clamp() if iv else PyInt(INT64.min, INT64.max)
+        else:
+            pt = kind
+        dt = ir_dtype(pt)
+        if k == 0:
+            return TE(pt, _const(1, dt))
+        base = cast(a.e, dt)
+        e: ir.Expr = base
+        for _ in range(k - 1):
+            e = ir.Bin("mul", e, base, dt)
+        return TE(pt, e)
+
+    def unary(self, node: ast.UnaryOp) -> TE:
+        line = node.lineno
+        a = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            t = self.truth(a, node.operand)
+            return TE(PyBool(), ir.Un("not", t.e, BOOL))
+        op = {ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert"}[type(node.op)]
+        return self.unop(op, a, line)
+
+    def unop(self, op: str, a: TE, line: int) -> TE:
+        kind = unary_kind(op, a.pt)
+        if kind is None:
+            raise Reject(line, f"{op} of {describe(a.pt)}")
+        if isinstance(kind, PyInt):
+            pt = PyInt(*iv_un(op, range_of(a.pt))).clamp()
+            dt = ir_dtype(pt)
+            if op == "pos":
+                return TE(pt, cast(a.e, dt))
+            if isinstance(a.e, ir.Const) and pt.lo == pt.hi:
+                return TE(pt, _const(pt.lo, dt))
+            return TE(pt, ir.Un(op, cast(a.e, dt), dt))
+        dt = ir_dtype(kind)
+        if op == "pos":
+            return TE(kind, cast(a.e, dt))
+        if dt.is_bool:
+            if op == "invert":
+                return TE(kind, ir.Un("not", cast(a.e, BOOL), BOOL))
+            return TE(kind, cast(a.e, BOOL))  # abs of a bool
+        return TE(kind, ir.Un(op, cast(a.e, dt), dt))
+
+    def truth(self, te: TE, node: ast.AST) -> TE:
+        if te.e.dtype.is_bool:
+            return te
+        dt = te.e.dtype
+        return TE(PyBool(), ir.Cmp("ne", te.e, _const(0, dt)))
+
+    def boolop(self, node: ast.BoolOp) -> TE:
+        vals = [self.expr(v) for v in node.values]
+        for v, n in zip(vals, node.values):
+            if not v.e.dtype.is_bool:
+                raise Reject(
+                    n.lineno,
+                    f"`{'and' if isinstance(node.op, ast.And) else 'or'}` on {describe(v.pt)} values "
+                    "(Python returns an operand, not a bool; compare explicitly)",
+                )
+        op = "land" if isinstance(node.op, ast.And) else "lor"
+        e = vals[0].e
+        for v in vals[1:]:
+            e = ir.Logic(op, e, v.e)
+        pt = PyBool() if all(isinstance(v.pt, PyBool) for v in vals) else NP(BOOL)
+        return TE(pt, e)
+
+    def compare(self, node: ast.Compare) -> TE:
+        left = self.expr(node.left)
+        result: ir.Expr | None = None
+        np_result = False
+        for op_node, right_node in zip(node.ops, node.comparators):
+            op = _CMPS.get(type(op_node))
+            if op is None:
+                raise Reject(node.lineno, f"comparison {type(op_node).__name__}")
+            right = self.expr(right_node)
+            dt = self.common_cmp_dtype(left.pt, right.pt, node.lineno)
+            np_result = np_result or isinstance(left.pt, NP) or isinstance(right.pt, NP)
+            c = ir.Cmp(op, cast(left.e, dt), cast(right.e, dt))
+            result = c if result is None else ir.Logic("land", result, c)
+            left = right
+        assert result is not None
+        return TE(NP(BOOL) if np_result else PyBool(), result)
+
+    def common_cmp_dtype(self, a: PyType, b: PyType, line: int) -> DType:
+        ra, rb = range_of(a), range_of(b)
+        fa = ra is None or (isinstance(a, NP) and a.dtype.is_float)
+        fb = rb is None or (isinstance(b, NP) and b.dtype.is_float)
+        if fa or fb:
+            kind = result_kind("add", a, b)
+            if kind is None:
+                raise Reject(line, f"comparison of {describe(a)} and {describe(b)}")
+            dt = ir_dtype(kind)
+            return dt if dt.is_float else FLOAT64
+        if isinstance(a, (NP, PyBool)) and isinstance(b, (NP, PyBool)) and ir_dtype(a) == ir_dtype(b):
+            return ir_dtype(a)
+        lo, hi = min(ra[0], rb[0]), max(ra[1], rb[1])
+        if lo >= 0 and hi <= 1 and ir_dtype(a).is_bool and ir_dtype(b).is_bool:
+            return BOOL
+        dt = narrowest_signed(lo, hi)
+        if dt is None:
+            if lo >= 0:
+                return DTYPES["uint64"]
+            raise Reject(line, f"comparison of {describe(a)} and {describe(b)} (no common 64-bit type)")
+        return dt
+
+    # ---------------------------------------------------------------- calls
+
+    def callee_text(self, f: ast.expr) -> str:
+        if isinstance(f, ast.Name):
+            return f.id
+        if isinstance(f, ast.Attribute):
+            return f"{self.callee_text(f.value)}.{f.attr}"
+        return type(f).__name__
+
+    def call(self, node: ast.Call) -> TE:
+        line = node.lineno
+        f = node.func
+        text = self.callee_text(f)
+        if node.keywords:
+            raise Reject(line, f"call to {text}() with keyword arguments")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise Reject(line, f"call to {text}() with *args")
+        np_name = self.numpy_attr(f)
+        if isinstance(f, ast.Name) and np_name is None and not self.is_local_name(f.id):
+            if f.id in ("min", "max"):
+                return self.minmax(f.id, node)
+            if f.id == "abs":
+                self.nargs(node, 1, text)
+                return self.unop("abs", self.expr(node.args[0]), line)
+            if f.id == "len":
+                self.nargs(node, 1, text)
+                arr = self.array_of(node.args[0])
+                if arr is None:
+                    raise Reject(line, "len() of something that is not an array")
+                return self.const_te(arr.shape[0], line)
+            if f.id == "int":
+                self.nargs(node, 1, text)
+                return self.to_int(self.expr(node.args[0]), line)
+            if f.id == "float":
+                self.nargs(node, 1, text)
+                a = self.expr(node.args[0])
+                return TE(PyFloat(), cast(a.e, FLOAT64))
+            if f.id == "bool":
+                self.nargs(node, 1, text)
+                t = self.truth(self.expr(node.args[0]), node.args[0])
+                return TE(PyBool(), t.e)
+        if np_name is not None:
+            name = _ALIASES.get(np_name, np_name)
+            if np_name in NUMPY_SCALAR_TYPES and name in DTYPES:
+                self.nargs(node, 1, text)
+                a = self.expr(node.args[0])
+                dt = DTYPES[name]
+                if dt.is_bool:
+                    return TE(NP(BOOL), self.truth(a, node.args[0]).e)
+                if isinstance(a.pt, PyInt) and dt.is_int and not fits((a.pt.lo, a.pt.hi), dt):
+                    self.note(
+                        f"line {line}: np.{np_name}() of a Python int that may not fit; "
+                        "Python would raise OverflowError, the kernel wraps"
+                    )
+                if a.e.dtype.is_float and dt.is_int:
+                    self.note(f"line {line}: float to {dt.name} conversion truncates; NaN/overflow undefined")
+                return TE(NP(dt), cast(a.e, dt))
+            if np_name in ("abs", "absolute"):
+                self.nargs(node, 1, text)
+                return self.unop("abs", self.expr(node.args[0]), line)
+            if np_name in ARRAY_MAKERS:
+                raise Reject(line, f"np.{np_name}() outside a plain assignment")
+            raise Reject(
+                line, f"call to {text}() (numpy functions other than scalar types are not supported yet)"
+            )
+        raise Reject(line, f"call to {text}()")
+
+    def nargs(self, node: ast.Call, n: int, text: str) -> None:
+        if len(node.args) != n:
+            raise Reject(node.lineno, f"{text}() with {len(node.args)} arguments")
+
+    def to_int(self, a: TE, line: int) -> TE:
+        if isinstance(a.pt, PyInt):
+            return a
+        r = range_of(a.pt)
+        if r is not None:
+            pt = PyInt(*r)
+            return TE(pt, cast(a.e, ir_dtype(pt)))
+        self.note(f"line {line}: int() of a float assumed to fit in int64")
+        pt = PyInt(INT64.min, INT64.max)
+        return TE(pt, cast(a.e, INT64))
+
+    def minmax(self, which: str, node: ast.Call) -> TE:
+        line = node.lineno
+        if len(node.args) < 2:
+            raise Reject(line, f"{which}() of one iterable (give the values as arguments)")
+        vals = [self.expr(a) for a in node.args]
+        acc = vals[0]
+        for b in vals[1:]:
+            ra, rb = range_of(acc.pt), range_of(b.pt)
+            if isinstance(acc.pt, PyInt) and isinstance(b.pt, PyInt):
+                pt: PyType = PyInt(*iv_bin(which, ra, rb))
+            else:
+                try:
+                    pt = self.join_values(acc.pt, b.pt, line)
+                except Reject:
+                    raise Reject(line, f"{which}() of {describe(acc.pt)} and {describe(b.pt)}") from None
+            dt = ir_dtype(pt)
+            acc = TE(pt, ir.Bin(which, cast(acc.e, dt), cast(b.e, dt), dt))
+        return acc
+
+    # -------------------------------------------------------------- result
+
+    def kernel(self, body: list[ir.Stmt]) -> ir.Kernel:
+        params: list[ir.Param] = []
+        by_pos: dict[int, ir.Param] = {}
+        for a in self.arrays.values():
+            if a.kind == "param":
+                if a.stored:
+                    direction = "out" if (not a.loaded and self.full_coverage(a, body)) else "inout"
+                else:
+                    direction = "in"
+                by_pos[a.position] = ir.Param(
+                    a.name, "array", a.dtype, a.shape, direction, "ndarray", ("arg", a.position)
+                )
+        for irn, dt, _pt, pos, t in self.scalar_params.values():
+            by_pos[pos] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
+        params = [by_pos[k] for k in sorted(by_pos)]
+        for a in self.arrays.values():
+            if a.kind == "local" and a.returned is not None:
+                params.append(
+                    ir.Param(a.name, "array", a.dtype, a.shape, "out", "ndarray", ("return", a.returned))
+                )
+        returned_locals = {
+            a.name for a in self.arrays.values() if a.kind == "local" and a.returned is not None
+        }
+        locals_ = [
+            ir.LocalArray(a.name, a.dtype, a.shape, a.init if a.kind == "rom" else None)
+            for a in self.arrays.values()
+            if a.kind in ("local", "rom") and a.name not in returned_locals and (a.loaded or a.stored)
+        ]
+        scalars: dict[str, DType] = {}
+        for pyname, st in sorted(self.vars.items()):
+            if st.pt is not None and pyname in self.ir_names:
+                scalars[self.ir_names[pyname]] = ir_dtype(st.pt)
+        for s in ir.walk_stmts(body):
+            if isinstance(s, ir.For):
+                scalars.setdefault(s.var, s.start.dtype)
+        used = self.used_scalar_names(body)
+        scalars = {k: v for k, v in sorted(scalars.items()) if k in used}
+        return ir.Kernel(
+            name=self.task,
+            params=params,
+            scalars=scalars,
+            locals=locals_,
+            body=body,
+            ret=self.ret,
+            ret_pytype=self.ret_pytype,
+            returns=list(self.returns),
+            return_tuple=self.return_tuple,
+            source_file=self.src.rel,
+            source_line=self.fn.lineno,
+            notes=list(self.notes),
+            py_params=list(self.py_params),
+            specialised=dict(self.specialised),
+        )
+
+    def used_scalar_names(self, body: list[ir.Stmt]) -> set[str]:
+        used: set[str] = set()
+        for s in ir.walk_stmts(body):
+            if isinstance(s, (ir.Assign,)):
+                used.add(s.var)
+            if isinstance(s, ir.For):
+                used.add(s.var)
+            for e in ir.stmt_exprs(s):
+                for x in ir.walk_expr(e):
+                    if isinstance(x, ir.Var):
+                        used.add(x.name)
+        params = {p.name for p in self.scalar_params_ir()}
+        return used - params
+
+    def scalar_params_ir(self) -> list[ir.Param]:
+        return [
+            ir.Param(irn, "scalar", dt, (), "in") for irn, dt, _pt, _pos, _t in self.scalar_params.values()
+        ]
+
+    def full_coverage(self, a: ArrayInfo, body: list[ir.Stmt]) -> bool:
+        """True when a top-level loop nest stores every element of `a` unconditionally."""
+        return any(self._covers(s, a, []) for s in body)
+
+    def _covers(self, s: ir.Stmt, a: ArrayInfo, loops: list[ir.For]) -> bool:
+        if isinstance(s, ir.For):
+            if s.step != 1 or not isinstance(s.start, ir.Const) or s.start.value != 0:
+                return False
+            if not isinstance(s.stop, ir.Const):
+                return False
+            if any(isinstance(x, (ir.Break, ir.Continue)) for x in ir.walk_stmts(s.body)):
+                return False
+            return any(self._covers(b, a, [*loops, s]) for b in s.body)
+        if isinstance(s, ir.Store) and s.array == a.name and len(loops) == len(a.shape):
+            for idx, loop, dim in zip(s.index, loops, a.shape):
+                if not (isinstance(idx, ir.Var) and idx.name == loop.var and loop.stop.value == dim):
+                    return False
+            return True
+        return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    return v

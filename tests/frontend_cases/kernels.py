@@ -1,0 +1,228 @@
+"""Functions the frontend must translate exactly (each is checked against Python itself)."""
+
+import numpy as np
+
+TAPS = np.array([1, -2, 3, -4], dtype=np.int16)
+SCALE = 3
+COEFS = (5, -7, 11)
+
+
+def fir(x, h):
+    n = len(x) - len(h) + 1
+    y = np.zeros(n, dtype=np.int32)
+    for i in range(n):
+        acc = np.int32(0)
+        for k in range(len(h)):
+            acc += np.int32(x[i + k]) * np.int32(h[k])
+        y[i] = acc
+    return y
+
+
+def weak_acc(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i]
+    return acc
+
+
+def py_int_sum(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s += int(x[i]) * int(x[i])
+    return s
+
+
+def floor_ops(a, b):
+    out = np.zeros(len(a), dtype=np.int32)
+    for i in range(len(a)):
+        if b[i] != 0:
+            out[i] = a[i] // b[i] + a[i] % b[i]
+        else:
+            out[i] = -1
+    return out
+
+
+def py_floor(n):
+    t = 0
+    for i in range(-n, n):
+        t += (i * 7) // 3 - (i * 5) % 4
+    return t
+
+
+def wrap16(x):
+    y = np.empty(len(x), dtype=np.int16)
+    for i in range(len(x)):
+        y[i] = x[i] * np.int16(3) + np.int16(1000)
+    return y
+
+
+def shifts(x, s):
+    y = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        y[i] = (x[i] << s) ^ (x[i] >> (s + 1))
+    return y
+
+
+def blur2d(img):
+    h, w = img.shape
+    out = np.zeros((h, w), dtype=np.uint8)
+    for r in range(h):
+        for c in range(w):
+            if r == 0 or c == 0 or r == h - 1 or c == w - 1:
+                out[r, c] = img[r, c]
+            else:
+                s = 0
+                for dr in range(-1, 2):
+                    for dc in range(-1, 2):
+                        s += int(img[r + dr][c + dc])
+                out[r, c] = s // 9
+    return out
+
+
+def minmax_abs(x):
+    y = np.zeros(len(x), dtype=np.int16)
+    for i in range(len(x)):
+        v = abs(x[i])
+        y[i] = min(max(v, np.int16(-100)), np.int16(100))
+    return y
+
+
+def true_div(a, b):
+    y = np.zeros(len(a), dtype=np.float64)
+    for i in range(len(a)):
+        y[i] = a[i] / b[i]
+    return y
+
+
+def floats32(a):
+    s = np.float32(0.0)
+    for i in range(len(a)):
+        s = s + a[i] * np.float32(0.5) - a[i] * a[i]
+    return s
+
+
+def uses_globals(x):
+    y = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        y[i] = x[i] * TAPS[i % 4] + SCALE * COEFS[i % 3]
+    return y
+
+
+def in_place(buf, k):
+    for i in range(len(buf)):
+        buf[i] = buf[i] * k + 1
+
+
+def negative_index(x):
+    y = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        y[i] = x[i - 1] - x[-1]
+    return y
+
+
+def reverse_step(x):
+    y = np.zeros(len(x), dtype=x.dtype)
+    j = 0
+    for i in range(len(x) - 1, -1, -1):
+        y[j] = x[i]
+        j += 1  # noqa: SIM113 - the loop under test counts down
+    return y
+
+
+def tuple_out(x):
+    lo = np.zeros(len(x), dtype=np.uint8)
+    hi = np.zeros(len(x), dtype=np.uint8)
+    total = np.int64(0)
+    for i in range(len(x)):
+        lo[i] = x[i] & 0xFF
+        hi[i] = (x[i] >> 8) & 0xFF
+        total += x[i]
+    return lo, hi, total
+
+
+def branches(x, t):
+    y = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        v = x[i]
+        if v > t:
+            y[i] = 1
+        elif v == t:
+            y[i] = 0
+        else:
+            y[i] = -1 if v < -t else -2
+    return y
+
+
+def bools(x):
+    cnt = 0
+    for i in range(len(x)):
+        if not (x[i] > 3 and x[i] < 10) or x[i] == 0:
+            cnt += 1
+    return cnt
+
+
+def breaks(x):
+    first = -1
+    n = 0
+    for i in range(len(x)):
+        if x[i] < 0:
+            continue
+        n += 1
+        if x[i] > 100:
+            first = i
+            break
+    return first * 1000 + n
+
+
+def power(x):
+    y = np.zeros(len(x), dtype=np.int64)
+    for i in range(len(x)):
+        y[i] = x[i] ** 3 + 2**5
+    return y
+
+
+# ------------------------------------------------------------ rejections
+
+
+def uses_while(x):
+    i = 0
+    while i < len(x):
+        i += 1
+    return i
+
+
+def uses_slice(x):
+    return x[1:3]
+
+
+def uses_print(x):
+    print(x)
+
+
+def uses_list(xs):
+    s = 0
+    for i in range(len(xs)):
+        s += xs[i]
+    return s
+
+
+def whole_array(x):
+    return x + 1
+
+
+def mixed_types(x):
+    v = np.int16(0)
+    for i in range(len(x)):
+        v = x[i]
+    return v
+
+
+def helper(a):
+    return a * 2
+
+
+def calls_helper(x):
+    s = 0
+    for i in range(len(x)):
+        s += helper(int(x[i]))
+    return s

@@ -1,0 +1,113 @@
+"""Building a FunctionProfile from direct calls, for frontend tests that bypass the profiler."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from partition.profile.model import FunctionProfile, Sample, encode_value
+
+
+def _sig(values: list) -> dict:
+    v0 = values[0]
+    if isinstance(v0, np.ndarray):
+        shapes = {tuple(v.shape) for v in values}
+        sig = {"type": "ndarray", "dtype": "bool" if v0.dtype == np.bool_ else v0.dtype.name}
+        if len(shapes) == 1:
+            sig["shape"] = list(v0.shape)
+        else:
+            sig["shape"] = None
+            sig["shapes"] = sorted(list(s) for s in shapes)
+        if v0.size:
+            sig["min"] = min(v.min().item() for v in values)
+            sig["max"] = max(v.max().item() for v in values)
+        return sig
+    if isinstance(v0, (bool, np.bool_)) and not isinstance(v0, np.bool_):
+        return {"type": "bool"}
+    if isinstance(v0, np.generic):
+        return {
+            "type": "npscalar",
+            "dtype": v0.dtype.name,
+            "min": min(values).item(),
+            "max": max(values).item(),
+        }
+    if isinstance(v0, int):
+        return {"type": "int", "min": min(values), "max": max(values)}
+    if isinstance(v0, float):
+        return {"type": "float", "min": min(values), "max": max(values)}
+    if isinstance(v0, list):
+        return {"type": "list", "elem": {"type": "int"}, "len": len(v0)}
+    return {"type": "object", "pytype": type(v0).__name__}
+
+
+def _trace_locals(fn, args, ranges: dict) -> None:
+    code = fn.__code__
+
+    def tracer(frame, event, arg):
+        if frame.f_code is not code:
+            return None
+
+        def local(frame, event, arg):
+            for k, v in frame.f_locals.items():
+                if isinstance(v, (bool, np.bool_)):
+                    continue
+                if isinstance(v, (int, np.integer)):
+                    r = ranges.setdefault(k, {"kind": "int", "min": int(v), "max": int(v)})
+                    r["min"] = min(r["min"], int(v))
+                    r["max"] = max(r["max"], int(v))
+            return local
+
+        return local
+
+    sys.settrace(tracer)
+    try:
+        with np.errstate(all="ignore"):
+            fn(*args)
+    finally:
+        sys.settrace(None)
+
+
+def profile_calls(fn, calls: list[tuple], app_dir: Path) -> FunctionProfile:
+    file = Path(inspect.getsourcefile(fn)).resolve()
+    line = fn.__code__.co_firstlineno
+    params = list(inspect.signature(fn).parameters)
+    samples = []
+    results = []
+    for args in calls:
+        before = copy.deepcopy(args)
+        work = copy.deepcopy(args)
+        with np.errstate(all="ignore"):
+            res = fn(*work)
+        results.append(res)
+        outputs = {}
+        for i, (a, b) in enumerate(zip(before, work)):
+            if isinstance(a, np.ndarray) and not np.array_equal(a, b):
+                outputs[str(i)] = encode_value(b)
+        samples.append(
+            Sample(args=[encode_value(a) for a in before], result=encode_value(res), outputs=outputs)
+        )
+    ranges: dict = {}
+    for args in calls:
+        _trace_locals(fn, copy.deepcopy(args), ranges)
+    globals_ = {}
+    for name in fn.__code__.co_names:
+        v = fn.__globals__.get(name)
+        if isinstance(v, (np.ndarray, int, float, tuple)) and not isinstance(v, bool):
+            globals_[name] = encode_value(v)
+    return FunctionProfile(
+        name=fn.__name__,
+        qualname=fn.__qualname__,
+        file=file.relative_to(app_dir.resolve()).as_posix(),
+        line=line,
+        calls=len(calls),
+        params=params,
+        arg_sigs=[_sig([c[i] for c in calls]) for i in range(len(params))],
+        return_sig=_sig(results) if results[0] is not None else {"type": "none"},
+        samples=samples,
+        local_ranges=ranges,
+        globals=globals_,
+    )

@@ -1,0 +1,219 @@
+"""Frontend: every accepted function's IR computes exactly what Python computes."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_cases import kernels as K
+from frontend_util import profile_calls
+
+from partition import ir
+from partition.frontend import Rejected, translate
+from partition.interp import run_kernel
+
+APP_DIR = Path(__file__).parent
+RNG = np.random.default_rng(1234)
+
+
+def rand(dtype, n, lo=None, hi=None):
+    info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
+    lo = info.min if lo is None else lo
+    hi = info.max if hi is None else hi
+    return RNG.integers(lo, hi, size=n, endpoint=True).astype(dtype)
+
+
+def run_python(fn, args):
+    work = copy.deepcopy(args)
+    with np.errstate(all="ignore"):
+        res = fn(*work)
+    return res, work
+
+
+def run_ir(kernel: ir.Kernel, args):
+    named = {}
+    for pos in range(len(kernel.py_params)):
+        for p in kernel.params:
+            if p.origin == ("arg", pos):
+                named[p.name] = args[pos]
+    outs, ret = run_kernel(kernel, named)
+    results = []
+    for kind, what in kernel.returns:
+        results.append(outs[what] if kind == "param" else ret)
+    if not kernel.returns:
+        res = None
+    elif kernel.return_tuple:
+        res = tuple(results)
+    else:
+        res = results[0]
+    mutated = list(copy.deepcopy(args))
+    for p in kernel.params:
+        if p.kind == "array" and p.origin[0] == "arg" and p.direction != "in":
+            mutated[p.origin[1]] = outs[p.name]
+    return res, mutated
+
+
+def same(a, b) -> bool:
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray):
+        return (
+            isinstance(b, np.ndarray)
+            and a.dtype == b.dtype
+            and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+        )
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, float) or isinstance(b, float) or isinstance(a, np.floating):
+        return np.float64(a) == np.float64(b) or (np.isnan(a) and np.isnan(b))
+    return int(a) == int(b)
+
+
+def check(fn, calls, extra=()):
+    fp = profile_calls(fn, calls, APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    # the kernel JSON round-trips
+    assert ir.to_json(ir.from_json(ir.to_json(k))) == ir.to_json(k)
+    for args in list(calls) + list(extra):
+        want, want_args = run_python(fn, args)
+        got, got_args = run_ir(k, args)
+        assert same(got, want), (fn.__name__, got, want)
+        for a, b in zip(got_args, want_args):
+            if isinstance(b, np.ndarray):
+                assert same(a, b), fn.__name__
+    return k
+
+
+def test_fir_int16_int32():
+    x, h = rand(np.int16, 64), rand(np.int16, 8)
+    k = check(K.fir, [(x, h)])
+    assert [p.name for p in k.params] == ["x", "h", "y"]
+    assert k.param("y").direction == "out" and k.param("y").origin == ("return", 0)
+    loops = [s for s in ir.walk_stmts(k.body) if isinstance(s, ir.For)]
+    assert [lp.trip_max for lp in loops] == [57, 57, 8]  # zero fill, outer, taps
+
+
+def test_weak_python_int_accumulator_becomes_int16():
+    x = rand(np.int16, 50)
+    k = check(K.weak_acc, [(x,)])
+    assert k.ret.name == "int16" and k.ret_pytype == "npscalar"
+
+
+def test_python_int_accumulator_width_from_observation():
+    x = rand(np.int16, 40, -300, 300)
+    k = check(K.py_int_sum, [(x,)])
+    assert k.ret_pytype == "int"
+    assert any("observed" in n for n in k.notes)
+
+
+def test_floor_division_and_modulo_follow_python():
+    a, b = rand(np.int32, 200), rand(np.int32, 200, -9, 9)
+    a[:4] = [np.iinfo(np.int32).min, -7, 7, -7]
+    b[:4] = [-1, 2, -2, -2]
+    check(K.floor_ops, [(a, b)])
+    check(K.py_floor, [(9,), (9,)])
+
+
+def test_wraparound_int16():
+    check(K.wrap16, [(rand(np.int16, 100),)])
+
+
+def test_shifts_with_scalar():
+    x = rand(np.int32, 64)
+    check(K.shifts, [(x, 3), (x, 5)])
+
+
+def test_blur_2d_uint8():
+    img = rand(np.uint8, 100).reshape(10, 10)
+    k = check(K.blur2d, [(img,)])
+    assert k.param("out_r").shape == (10, 10)
+
+
+def test_min_max_abs_int16():
+    x = rand(np.int16, 100)
+    x[0] = np.iinfo(np.int16).min
+    check(K.minmax_abs, [(x,)])
+
+
+def test_true_division_float64():
+    a, b = rand(np.int16, 40), rand(np.int16, 40, 1, 50)
+    check(K.true_div, [(a, b)])
+
+
+def test_float32_accumulation():
+    a = RNG.standard_normal(33).astype(np.float32)
+    k = check(K.floats32, [(a,)])
+    assert k.ret.name == "float32"
+
+
+def test_globals_become_roms_and_constants():
+    k = check(K.uses_globals, [(rand(np.int16, 30),)])
+    assert {loc.name for loc in k.locals} == {"TAPS", "COEFS"}
+
+
+def test_in_place_update_is_inout_and_constant_specialised():
+    buf = rand(np.int32, 20)
+    k = check(K.in_place, [(buf, 3)])
+    assert k.param("buf_r").direction == "inout"
+    assert k.specialised == {"k": 3}
+
+
+def test_scalar_param_that_varies_stays_a_register():
+    buf = rand(np.int32, 20)
+    k = check(K.in_place, [(buf, 3), (buf, -4)])
+    assert k.param("k").kind == "scalar" and k.param("k").dtype.name == "int8"
+
+
+def test_negative_indices():
+    check(K.negative_index, [(rand(np.int16, 17),)])
+
+
+def test_reverse_range():
+    check(K.reverse_step, [(rand(np.uint16, 9),)])
+
+
+def test_tuple_return():
+    k = check(K.tuple_out, [(rand(np.int32, 12, 0, 65535),)])
+    assert k.return_tuple and [r[0] for r in k.returns] == ["param", "param", "scalar"]
+
+
+def test_branches_elif_ifexp():
+    check(K.branches, [(rand(np.int16, 80, -20, 20), 5), (rand(np.int16, 80, -20, 20), 7)])
+
+
+def test_boolean_logic():
+    check(K.bools, [(rand(np.int8, 60, -5, 15),)])
+
+
+def test_break_continue():
+    x = rand(np.int16, 30, -50, 120)
+    check(K.breaks, [(x,)], extra=[(np.full(30, 5, dtype=np.int16),)])
+
+
+def test_integer_power():
+    check(K.power, [(rand(np.int64, 10, -1000, 1000),)])
+
+
+@pytest.mark.parametrize(
+    "fn,args,needle",
+    [
+        (K.uses_while, (np.zeros(3, np.int8),), "while loop"),
+        (K.uses_slice, (np.zeros(3, np.int8),), "slice"),
+        (K.uses_print, (np.zeros(3, np.int8),), "call to print()"),
+        (K.uses_list, ([1, 2, 3],), "is a list"),
+        (K.whole_array, (np.zeros(3, np.int8),), "array x used as a value"),
+        (K.mixed_types, (np.zeros(3, np.int32),), "holds both"),
+        (K.calls_helper, (np.zeros(3, np.int32),), "call to helper()"),
+    ],
+)
+def test_rejections_name_line_and_construct(fn, args, needle):
+    fp = profile_calls(fn, [args], APP_DIR)
+    r = translate(fp, APP_DIR)
+    assert isinstance(r, Rejected)
+    assert needle in r.construct
+    assert r.reason.startswith("frontend_cases/kernels.py:")
+    src_lines = Path(APP_DIR / "frontend_cases/kernels.py").read_text().splitlines()
+    assert fn.__name__ in "\n".join(src_lines[r.line - 30 : r.line])
