@@ -1,0 +1,257 @@
+"""The `Estimate` artefact and the model estimator `estimate_kernel`.
+
+An estimate says what one call of a kernel costs on a board: cycles from ap_start
+to ap_done, the clock, per-loop II/depth, and LUT/FF/DSP/BRAM18. The model
+estimate is computed from the static schedule (`partition.estimate.schedule`, the
+same schedule the RTL backend implements), the per-operation tables
+(`partition.estimate.tables`) and the board's interface figures. Other sources
+(yosys on the generated RTL, Vitis csynth) produce the same artefact with
+`source` set accordingly.
+
+One call = control (phase FSM) + load (bursts into the array buffers) + init
+(re-initialising written local arrays that have an initial value) + compute +
+store (bursts out of the buffers).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from partition import ir
+from partition.boards import Board
+from partition.errors import PartitionError
+from partition.estimate import tables
+from partition.estimate.schedule import (
+    KernelSchedule,
+    bursts,
+    control_cycles,
+    schedule_kernel,
+    transfer_cycles,
+)
+from partition.regmap import register_map
+
+FORMAT = "partition-estimate/1"
+RESOURCES = ("lut", "ff", "dsp", "bram18")
+_FLOAT_KINDS = {"fadd", "fsub", "fmul", "fdiv", "fcmp", "fneg", "fabs", "itof", "ftoi", "fext", "ftrunc"}
+
+PIPELINE_CONTROL_SOURCE = (
+    "one valid flip-flop and one enable LUT per pipeline stage (stall-free static pipeline of the "
+    "microarchitecture)"
+)
+REGISTER_SOURCE = "scalars are registers (microarchitecture): one FF per bit"
+CHAIN_SOURCE = (
+    "values live across a cycle boundary of their statement or pipeline are held in registers: bits x "
+    "cycles between ready and last use"
+)
+
+
+@dataclass
+class Estimate:
+    """Cost of one call of a kernel (one variant) on one board."""
+
+    task: str
+    cycles: int  # one call, ap_start to ap_done
+    clock_mhz: float
+    lut: int
+    ff: int
+    dsp: int
+    bram18: int
+    variant: str = "base"
+    loops: dict[str, dict] = field(default_factory=dict)  # label -> trip, ii, depth, pipelined, cycles
+    source: str = "model"  # model, yosys, vitis
+    breakdown: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        return self.cycles / (self.clock_mhz * 1e6)
+
+    @property
+    def resources(self) -> dict[str, int]:
+        return {r: getattr(self, r) for r in RESOURCES}
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["format"] = FORMAT
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Estimate:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise PartitionError(f"not a {FORMAT} estimate; regenerate it with partition")
+        kwargs = {k: v for k, v in data.items() if k != "format"}
+        missing = [k for k in ("task", "cycles", "clock_mhz", *RESOURCES) if k not in kwargs]
+        if missing:
+            raise PartitionError(f"estimate is missing {', '.join(missing)}; regenerate it with partition")
+        unknown = sorted(set(kwargs) - {f for f in cls.__dataclass_fields__})
+        if unknown:
+            raise PartitionError(f"estimate has unknown field(s) {', '.join(unknown)}")
+        return cls(**kwargs)
+
+
+def _abits(n: int) -> int:
+    return max(1, math.ceil(math.log2(max(2, n))))
+
+
+def _add(acc: dict[str, int], **vals: int) -> None:
+    for k, v in vals.items():
+        acc[k] = acc.get(k, 0) + int(v)
+
+
+def estimate_kernel(kernel: ir.Kernel, board: Board) -> Estimate:
+    """Model estimate of one call of `kernel` on `board` (variant "base")."""
+    bus_bits = int(board.interface["kernel_axi_bits"])
+    sched = schedule_kernel(kernel, board.family, board.pl_mhz, bus_bits=bus_bits)
+    notes = list(sched.notes)
+
+    # ---- cycles
+    bus_bytes = bus_bits // 8
+    rd_lat = int(board.interface["ddr_read_latency_cycles"])
+    wr_lat = int(board.interface["ddr_write_latency_cycles"])
+    transfers = []
+    load_cycles = store_cycles = 0
+    for p in kernel.arrays:
+        if p.direction in ("in", "inout"):
+            c = transfer_cycles(p.nbytes, bus_bytes, rd_lat)
+            load_cycles += c
+            transfers.append(
+                {
+                    "array": p.name,
+                    "phase": "load",
+                    "bytes": p.nbytes,
+                    "bursts": bursts(p.nbytes, bus_bytes),
+                    "cycles": c,
+                }
+            )
+        if p.direction in ("out", "inout"):
+            c = transfer_cycles(p.nbytes, bus_bytes, wr_lat)
+            store_cycles += c
+            transfers.append(
+                {
+                    "array": p.name,
+                    "phase": "store",
+                    "bytes": p.nbytes,
+                    "bursts": bursts(p.nbytes, bus_bytes),
+                    "cycles": c,
+                }
+            )
+    n_loads = sum(1 for t in transfers if t["phase"] == "load")
+    n_stores = len(transfers) - n_loads
+    control = control_cycles(len(transfers))
+    init_cycles = 0
+    for a in kernel.locals:
+        ram = sched.rams[a.name]
+        if a.init is not None and ram.kind == "local":
+            init_cycles += math.ceil(ram.depth / 2)
+            notes.append(
+                f"local array {a.name} has an initial value and is written: it is re-initialised at the "
+                f"start of each call ({math.ceil(ram.depth / 2)} cycles, both RAM ports)"
+            )
+    cycles = control + load_cycles + init_cycles + sched.compute_cycles + store_cycles
+
+    # ---- resources
+    res: dict[str, dict[str, int]] = {}
+    op_counts: dict[str, int] = {}
+    ops: dict[str, int] = {}
+    for op in sched.ops():
+        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
+        op_counts[op.kind] = op_counts.get(op.kind, 0) + 1
+    res["operators"] = {"lut": ops.get("lut", 0), "ff": ops.get("ff", 0), "dsp": ops.get("dsp", 0)}
+    res["registers"] = {"ff": sum(sched.registers.values())}
+    res["chain_registers"] = {"ff": sched.chain_ff}
+    res["fsm"] = {"lut": sched.fsm_states, "ff": sched.fsm_states}
+    res["pipeline_control"] = {"lut": sched.pipeline_stages, "ff": sched.pipeline_stages}
+    mux = sum(
+        tables.mux_luts(sched.registers[name], n) for name, n in sched.register_writers.items() if n > 1
+    )
+    ram_res: dict[str, int] = {"lut": 0, "bram18": 0}
+    rams = {}
+    buffer_ports = []
+    for name, ram in sched.rams.items():
+        _add(ram_res, lut=ram.cost.lut, bram18=ram.cost.bram18)
+        if ram.sites > 2:
+            mux += 2 * tables.mux_luts(_abits(ram.depth) + ram.width, math.ceil(ram.sites / 2))
+        if ram.kind == "buffer":
+            buffer_ports.append((_abits(ram.depth), ram.width))
+        rams[ram.name] = {
+            "array": name,
+            "kind": ram.kind,
+            "impl": ram.cost.impl,
+            "depth": ram.depth,
+            "width": ram.width,
+            "bram18": ram.cost.bram18,
+            "lut": ram.cost.lut,
+            "sites": ram.sites,
+        }
+    res["muxes"] = {"lut": mux}
+    res["rams"] = ram_res
+    res["shell"] = tables.shell_resources(register_map(kernel), n_loads, n_stores, buffer_ports, bus_bits)
+    totals = {r: sum(v.get(r, 0) for v in res.values()) for r in RESOURCES}
+
+    if any(k in _FLOAT_KINDS for k in op_counts):
+        notes.append(
+            "floating point: costed with Vitis HLS operator latencies (HLS path only; the built-in RTL "
+            "backend does not build floating point yet)"
+        )
+    notes.append(
+        f"array buffers assumed page-aligned (pynq.allocate), {bus_bits}-bit AXI, DDR latency "
+        f"{rd_lat}/{wr_lat} cycles (read/write) from the board file"
+    )
+
+    breakdown = {
+        "control_cycles": control,
+        "load_cycles": load_cycles,
+        "init_cycles": init_cycles,
+        "compute_cycles": sched.compute_cycles,
+        "store_cycles": store_cycles,
+        "transfers": transfers,
+        "resources": {k: dict(sorted(v.items())) for k, v in sorted(res.items())},
+        "rams": dict(sorted(rams.items())),
+        "operators": dict(sorted(op_counts.items())),
+        "fsm_states": sched.fsm_states,
+        "budget_ns": round(sched.budget_ns, 4),
+        "sources": {
+            "operators": "partition.estimate.tables (per-entry sources; tables.table_entries())",
+            "registers": REGISTER_SOURCE,
+            "chain_registers": CHAIN_SOURCE,
+            "fsm": tables.FSM_SOURCE,
+            "pipeline_control": PIPELINE_CONTROL_SOURCE,
+            "muxes": tables.MUX_SOURCE,
+            "rams": f"{tables.BRAM18_SOURCE}; {tables.LUTRAM_SOURCE}",
+            "shell": tables.SHELL_SOURCE,
+            "clock": tables.CLOCK_UNCERTAINTY_SOURCE,
+        },
+    }
+    loops = {
+        label: {
+            "trip": ls.trip,
+            "ii": ls.ii,
+            "depth": ls.depth,
+            "pipelined": ls.pipelined,
+            "cycles": ls.cycles,
+            "entries": ls.entries,
+            **({"ii_reasons": dict(sorted(ls.ii_reasons.items()))} if ls.pipelined else {}),
+        }
+        for label, ls in sched.loops.items()
+    }
+    return Estimate(
+        task=kernel.name,
+        cycles=cycles,
+        clock_mhz=board.pl_mhz,
+        lut=totals["lut"],
+        ff=totals["ff"],
+        dsp=totals["dsp"],
+        bram18=totals["bram18"],
+        loops=loops,
+        breakdown=breakdown,
+        notes=notes,
+    )
+
+
+def schedule_for_board(kernel: ir.Kernel, board: Board) -> KernelSchedule:
+    """The schedule `estimate_kernel` uses for this board (for reports and the RTL backend)."""
+    return schedule_kernel(
+        kernel, board.family, board.pl_mhz, bus_bits=int(board.interface["kernel_axi_bits"])
+    )

@@ -1,0 +1,974 @@
+"""The static schedule of a kernel: the one model the estimator and the RTL backend share.
+
+`schedule_kernel(kernel, family, clock_mhz)` assigns every operation of the IR a
+cycle (and a delay within it), following the kernel microarchitecture:
+
+* Scalars are registers; arrays are RAMs with a synchronous read (1 cycle) and two
+  ports. Array parameters get a local buffer (`<name>_buf`); elements narrower
+  than the AXI bus are packed into bus words so the burst engines move one word per
+  cycle, and a load picks its element out of the word with a multiplexer.
+* Operations chain within a cycle while the accumulated delay stays within the
+  clock budget (period minus 12.5 % uncertainty); otherwise a register is inserted.
+* An innermost `For` is pipelined: depth D = its body's schedule length, II = max(1,
+  recurrence, memory ports, non-pipelined units, RAW through an array); it takes
+  (trip - 1) * II + D + 1 cycles. Its `if`s are if-converted (both sides scheduled,
+  merged values selected, stores predicated).
+* Other loops are FSM loops: trip * (1 + body) + 1 cycles. Statements outside
+  pipelines are sequential states of at least one cycle; an `if` there costs one
+  cycle for the condition plus its longer branch.
+* Break/Continue are treated conservatively: loops run their full `trip_max`.
+* Equal subexpressions within one statement are computed once: the first
+  occurrence carries the `ScheduledOp`, equal (==) expression nodes map to it.
+* No resource sharing: every operation instance is its own unit.
+
+The call's phases (load, compute, store, done) and their control cycles are the
+constants below; `bursts`/`transfer_cycles` give the AXI burst timing.
+
+Statement paths: a top-level statement i has path (i,); statement j of the body of
+the loop at p has p + (j,); statement j of the then/else branch of the `if` at p has
+p + (0, j) / p + (1, j).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from partition import ir
+from partition.dtypes import DType
+from partition.estimate import tables
+from partition.estimate.tables import OpCost
+
+# ----------------------------------------------------------- call phases
+
+# Control overhead of one call (state transitions of the phase FSM), counted exactly:
+START_CYCLES = 1  # idle -> first phase when ap_start is seen
+TRANSFER_SETUP_CYCLES = 1  # per array transfer: latch base address and length
+COMPUTE_ENTER_CYCLES = 1  # last load phase (or start) -> compute
+DONE_CYCLES = 1  # the state asserting ap_done / ap_ready / interrupt
+MAX_BURST_BEATS = 256  # AXI4 INCR burst limit
+BURST_BOUNDARY = 4096  # AXI bursts never cross a 4 KB boundary
+BUFFER_ALIGNMENT = 4096  # pynq.allocate returns page-aligned CMA buffers
+
+
+def control_cycles(transfers: int) -> int:
+    """Phase-FSM overhead of one call with `transfers` array transfers (loads + stores)."""
+    return START_CYCLES + transfers * TRANSFER_SETUP_CYCLES + COMPUTE_ENTER_CYCLES + DONE_CYCLES
+
+
+def bursts(nbytes: int, bus_bytes: int, base: int = 0) -> list[int]:
+    """Beats of each INCR burst moving `nbytes` from byte address `base`.
+
+    Bursts have at most 256 beats and never cross a 4 KB boundary; the buffer is at
+    least bus-word aligned (a partial last word is one beat with partial strobes).
+    """
+    if nbytes <= 0:
+        return []
+    if base % bus_bytes:
+        raise ValueError("buffers are bus-word aligned")
+    out = []
+    addr, end = base, base + nbytes
+    while addr < end:
+        to_boundary = BURST_BOUNDARY - addr % BURST_BOUNDARY
+        chunk = min(end - addr, to_boundary, MAX_BURST_BEATS * bus_bytes)
+        beats = math.ceil(chunk / bus_bytes)
+        out.append(beats)
+        addr += beats * bus_bytes
+    return out
+
+
+def transfer_cycles(nbytes: int, bus_bytes: int, latency: int, base: int = 0) -> int:
+    """Cycles of one array transfer: per burst, its latency plus its beats (one burst
+    outstanding at a time; read: AR -> first R beat; write: last W beat -> B)."""
+    return sum(latency + b for b in bursts(nbytes, bus_bytes, base))
+
+
+# ------------------------------------------------------------- artefacts
+
+
+@dataclass
+class ScheduledOp:
+    """One operation instance. Cycles are relative to the start of its region: the
+    statement (outside pipelines) or one iteration of the pipelined loop."""
+
+    node: Any  # the IR expression or statement
+    kind: str
+    bits: int
+    cost: OpCost
+    cycle: int  # issue cycle
+    start_ns: float  # operand arrival within the issue cycle
+    ready_cycle: int
+    ready_ns: float
+    array: str | None = None
+
+
+@dataclass
+class LoopSchedule:
+    label: str
+    path: tuple[int, ...]
+    var: str
+    trip: int
+    pipelined: bool
+    ii: int  # pipelined: initiation interval; FSM loop: cycles per iteration
+    depth: int  # pipelined: body schedule length D; FSM loop: body cycles
+    cycles: int  # one execution of the loop (one entry)
+    entries: int  # executions per call
+    ii_reasons: dict[str, int] = field(default_factory=dict)
+    body: list[StmtSchedule] = field(default_factory=list)
+
+
+@dataclass
+class StmtSchedule:
+    path: tuple[int, ...]
+    kind: str  # assign, store, return, if, for, break, continue
+    stmt: Any
+    start: int  # cycle offset in the enclosing sequence (FSM) or 0 (pipeline body)
+    length: int
+    ops: list[ScheduledOp] = field(default_factory=list)
+    loop: LoopSchedule | None = None
+    then: list[StmtSchedule] = field(default_factory=list)
+    orelse: list[StmtSchedule] = field(default_factory=list)
+    cond_cycles: int = 0
+
+
+@dataclass
+class RamInfo:
+    name: str  # the RAM's name in the design (<param>_buf for array parameters)
+    array: str  # IR array name
+    kind: str  # buffer, local, rom
+    elem_bits: int
+    elems: int
+    depth: int
+    width: int
+    per_word: int  # elements per RAM word (> 1 when packed)
+    cost: tables.RamCost
+    sites: int = 0  # access operations in the compute schedule
+
+
+@dataclass
+class KernelSchedule:
+    kernel: str
+    family: str
+    clock_mhz: float
+    budget_ns: float
+    bus_bits: int
+    body: list[StmtSchedule]
+    loops: dict[str, LoopSchedule]
+    compute_cycles: int
+    rams: dict[str, RamInfo]
+    registers: dict[str, int]  # scalar register -> bits
+    register_writers: dict[str, int]  # scalar register -> assignment sites (mux inputs)
+    fsm_states: int
+    chain_ff: int  # registers holding intermediate values across cycles
+    pipeline_stages: int  # sum of D over pipelined loops (valid bits)
+    notes: list[str]
+
+    def ops(self) -> list[ScheduledOp]:
+        """Every operation instance (no sharing), in program order."""
+        out: list[ScheduledOp] = []
+
+        def walk(stmts: list[StmtSchedule]) -> None:
+            for s in stmts:
+                out.extend(s.ops)
+                if s.loop is not None:
+                    walk(s.loop.body)
+                walk(s.then)
+                walk(s.orelse)
+
+        walk(self.body)
+        return out
+
+
+# --------------------------------------------------------------- helpers
+
+
+def _elem_bits(dt: DType, in_memory: bool) -> int:
+    """Bits of one array element: host layout for buffers (bool is a byte), else the type."""
+    if dt.is_bool:
+        return 8 if in_memory else 1
+    return dt.bits
+
+
+def ram_geometry(name: str, dt: DType, elems: int, kind: str, bus_bits: int) -> RamInfo:
+    """Shape of the RAM holding an array: buffers pack narrow elements into bus words."""
+    eb = _elem_bits(dt, kind == "buffer")
+    if kind == "buffer" and eb < bus_bits:
+        per_word = bus_bits // eb
+        width, depth = bus_bits, max(1, math.ceil(elems / per_word))
+    else:
+        per_word, width, depth = 1, eb, max(1, elems)
+    ram_name = f"{name}_buf" if kind == "buffer" else name
+    return RamInfo(ram_name, name, kind, eb, elems, depth, width, per_word, tables.ram_cost(depth, width))
+
+
+def _contains_loop(stmts: list[ir.Stmt]) -> bool:
+    return any(isinstance(s, ir.For) for s in ir.walk_stmts(stmts))
+
+
+def _dtype_bits(dt: DType) -> int:
+    return 1 if dt.is_bool else dt.bits
+
+
+@dataclass
+class _Val:
+    cycle: int
+    ns: float
+    bits: int
+    counted: bool = True  # False for constants and register reads (no chain register)
+    var: str | None = None  # set for reads of a variable's incoming register value
+    last_use: int = -1
+    srcs: tuple = ()  # values a wiring-only result passes through (uses propagate to them)
+
+
+@dataclass
+class _Access:
+    kind: str  # load/store
+    array: str
+    cycle: int
+    affine: tuple | None
+    order: int
+
+
+class _Ctx:
+    """Per-kernel context: tables for the family/clock, arrays, types."""
+
+    def __init__(self, kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int):
+        self.kernel = kernel
+        self.family = family
+        self.clock = clock_mhz
+        self.budget = tables.budget_ns(clock_mhz)
+        self.bus_bits = bus_bits
+        self.notes: list[str] = []
+        self.rams: dict[str, RamInfo] = {}
+        for p in kernel.arrays:
+            self.rams[p.name] = ram_geometry(p.name, p.dtype, p.size, "buffer", bus_bits)
+        for a in kernel.locals:
+            kind = "rom" if a.init is not None and not self._stored(a.name) else "local"
+            self.rams[a.name] = ram_geometry(a.name, a.dtype, a.size, kind, bus_bits)
+        self.var_types: dict[str, DType] = dict(kernel.scalars)
+        for p in kernel.scalar_params:
+            self.var_types.setdefault(p.name, p.dtype)
+        for s in ir.walk_stmts(kernel.body):
+            if isinstance(s, ir.For):
+                self.var_types.setdefault(s.var, s.start.dtype)
+            elif isinstance(s, ir.Assign):
+                self.var_types.setdefault(s.var, s.value.dtype)
+        self.chain_ff = 0
+        self.writers: dict[str, int] = defaultdict(int)
+
+    def _stored(self, name: str) -> bool:
+        return any(isinstance(s, ir.Store) and s.array == name for s in ir.walk_stmts(self.kernel.body))
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+# ------------------------------------------------------- affine indices
+
+
+def _affine(e: ir.Expr, loop_var: str | None) -> tuple[int, int, tuple] | None:
+    """e as coef * loop_var + offset + (symbolic terms), or None when not affine."""
+    if isinstance(e, ir.Const):
+        if isinstance(e.value, bool) or not isinstance(e.value, int):
+            return None
+        return (0, int(e.value), ())
+    if isinstance(e, ir.Var):
+        if e.name == loop_var:
+            return (1, 0, ())
+        return (0, 0, ((e.name, 1),))
+    if isinstance(e, ir.Cast) and e.dtype.is_int and e.operand.dtype.is_int:
+        return _affine(e.operand, loop_var)
+    if isinstance(e, ir.Un) and e.op == "neg":
+        a = _affine(e.operand, loop_var)
+        return None if a is None else _scale(a, -1)
+    if isinstance(e, ir.Bin) and e.op in ("add", "sub"):
+        a, b = _affine(e.lhs, loop_var), _affine(e.rhs, loop_var)
+        if a is None or b is None:
+            return None
+        if e.op == "sub":
+            b = _scale(b, -1)
+        return _add(a, b)
+    if isinstance(e, ir.Bin) and e.op == "mul":
+        for x, y in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(y, ir.Const) and isinstance(y.value, int) and not isinstance(y.value, bool):
+                a = _affine(x, loop_var)
+                return None if a is None else _scale(a, int(y.value))
+    return None
+
+
+def _scale(a: tuple[int, int, tuple], k: int) -> tuple[int, int, tuple]:
+    return (a[0] * k, a[1] * k, tuple((n, c * k) for n, c in a[2]))
+
+
+def _add(a: tuple[int, int, tuple], b: tuple[int, int, tuple]) -> tuple[int, int, tuple]:
+    terms: dict[str, int] = defaultdict(int)
+    for n, c in a[2] + b[2]:
+        terms[n] += c
+    return (a[0] + b[0], a[1] + b[1], tuple(sorted((n, c) for n, c in terms.items() if c)))
+
+
+def _flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None):
+    total: tuple[int, int, tuple] = (0, 0, ())
+    stride = 1
+    for e, dim in zip(reversed(index), reversed(shape or (1,))):
+        a = _affine(e, loop_var)
+        if a is None:
+            return None
+        total = _add(total, _scale(a, stride))
+        stride *= dim
+    return total
+
+
+# -------------------------------------------------------------- regions
+
+
+class _Region:
+    """Schedules straight-line code: one FSM statement, or one pipelined loop iteration."""
+
+    def __init__(self, ctx: _Ctx, ii: int | None = None, loop: ir.For | None = None):
+        self.ctx = ctx
+        self.ii = ii  # modulo port reservation when pipelined
+        self.loop = loop
+        self.ops: list[ScheduledOp] = []
+        self.vals: list[_Val] = []
+        self.avail: dict[str, _Val] = {}
+        self.first_read: dict[str, int] = {}
+        self.ports: dict[tuple[str, int], int] = defaultdict(int)
+        self.accesses: list[_Access] = []
+        self.commit = 0
+        self.guard: _Val | None = None
+        self.unit_ii = 1
+        self.order = 0
+        self.owner = 0  # index of the body statement being scheduled (pipelined loops)
+        self.by_owner: dict[int, list[ScheduledOp]] = defaultdict(list)
+        # Equal pure (sub)expressions of one statement are computed once: IR expressions
+        # are frozen dataclasses, so equal trees are equal keys.
+        self.memo: dict[Any, _Val] = {}
+        self.addr_memo: dict[tuple, list[_Val]] = {}
+
+    # ---- placement
+    def _use(self, v: _Val, cycle: int) -> None:
+        v.last_use = max(v.last_use, cycle)
+        if v.var is not None:
+            prev = self.first_read.get(v.var)
+            self.first_read[v.var] = cycle if prev is None else min(prev, cycle)
+        for src in v.srcs:
+            self._use(src, cycle)
+
+    def _start(self, operands: list[_Val]) -> tuple[int, float]:
+        if not operands:
+            return (0, 0.0)
+        return max((v.cycle, v.ns) for v in operands)
+
+    def _place(self, node: Any, kind: str, bits: int, cost: OpCost, operands: list[_Val], array=None) -> _Val:
+        budget = self.ctx.budget
+        c, t = self._start(operands)
+        if cost.latency == 0 and cost.delay_ns == 0:
+            # wiring only: the result is its operands' bits, used where it is used
+            op = ScheduledOp(node, kind, bits, cost, c, t, c, t, array)
+            self.ops.append(op)
+            self.by_owner[self.owner].append(op)
+            return _Val(c, t, bits, counted=False, srcs=tuple(operands))
+        if cost.latency == 0:
+            if t + cost.delay_ns <= budget + 1e-9:
+                rc, rt = c, t + cost.delay_ns
+            else:
+                if t > 0:
+                    c, t = c + 1, 0.0
+                spans = max(1, math.ceil(cost.delay_ns / budget - 1e-9))
+                if spans > 1:
+                    self.ctx.note(
+                        f"{kind} ({bits} bits) takes {cost.delay_ns:.2f} ns, more than one cycle's budget "
+                        f"({budget:.2f} ns): scheduled as a {spans}-cycle path"
+                    )
+                rc, rt = c + spans - 1, min(cost.delay_ns, budget)
+        else:
+            if t > 0 and t + cost.delay_ns > budget + 1e-9:
+                c, t = c + 1, 0.0
+            rc, rt = c + cost.latency, cost.out_ns
+        return self._record(node, kind, bits, cost, operands, c, t, rc, rt, array)
+
+    def _record(self, node, kind, bits, cost, operands, c, t, rc, rt, array=None) -> _Val:
+        for v in operands:
+            self._use(v, c)
+        self.unit_ii = max(self.unit_ii, cost.ii)
+        op = ScheduledOp(node, kind, bits, cost, c, t, rc, rt, array)
+        self.ops.append(op)
+        self.by_owner[self.owner].append(op)
+        v = _Val(rc, rt, bits)
+        self.vals.append(v)
+        return v
+
+    def _reserve_port(self, array: str, cycle: int) -> int:
+        while True:
+            slot = cycle % self.ii if self.ii else cycle
+            if self.ports[(array, slot)] < 2:
+                self.ports[(array, slot)] += 1
+                return cycle
+            cycle += 1
+
+    # ---- expressions
+    def expr(self, e: ir.Expr) -> _Val:
+        v = self.memo.get(e)
+        if v is None:
+            v = self._expr(e)
+            self.memo[e] = v
+        return v
+
+    def _expr(self, e: ir.Expr) -> _Val:
+        ctx = self.ctx
+        fam = ctx.family
+        if isinstance(e, ir.Const):
+            return _Val(0, 0.0, _dtype_bits(e.dtype), counted=False)
+        if isinstance(e, ir.Var):
+            if e.name in self.avail:
+                return self.avail[e.name]
+            return _Val(0, 0.0, _dtype_bits(e.dtype), counted=False, var=e.name)
+        if isinstance(e, ir.Load):
+            return self._load(e)
+        if isinstance(e, ir.Select):
+            c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+            return self._place(
+                e,
+                "select",
+                _dtype_bits(e.dtype),
+                tables.int_cost("select", _dtype_bits(e.dtype), fam),
+                [c, a, b],
+            )
+        if isinstance(e, ir.Cast):
+            return self._cast(e)
+        if isinstance(e, ir.Un):
+            v = self.expr(e.operand)
+            kind, cost = self._un_cost(e)
+            return self._place(e, kind, _dtype_bits(e.dtype), cost, [v])
+        if isinstance(e, ir.Logic):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            return self._place(e, "logic", 1, tables.int_cost("logic", 1, fam), [a, b])
+        if isinstance(e, ir.Cmp):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            dt = e.lhs.dtype
+            if dt.is_float:
+                cost = tables.float_cost("fcmp", dt.bits, fam, ctx.clock)
+                kind = "fcmp"
+            elif dt.is_bool:
+                cost, kind = tables.int_cost("logic", 1, fam), "logic"
+            elif e.op in ("eq", "ne"):
+                cost, kind = tables.int_cost("eq", dt.bits, fam), "eq"
+            else:
+                cost, kind = tables.int_cost("cmp", dt.bits, fam), "cmp"
+            return self._place(e, kind, 1, cost, [a, b])
+        if isinstance(e, ir.Bin):
+            a, b = self.expr(e.lhs), self.expr(e.rhs)
+            kind, cost = self._bin_cost(e)
+            return self._place(e, kind, _dtype_bits(e.dtype), cost, [a, b])
+        raise TypeError(f"unknown expression {type(e).__name__}")
+
+    def _cast(self, e: ir.Cast) -> _Val:
+        ctx, fam = self.ctx, self.ctx.family
+        v = self.expr(e.operand)
+        src, dst = e.operand.dtype, e.dtype
+        if src == dst or (src.is_int and dst.is_int) or (src.is_bool and dst.is_int):
+            return self._place(
+                e, "wire", _dtype_bits(dst), tables.int_cost("wire", _dtype_bits(dst), fam), [v]
+            )
+        if dst.is_bool:
+            if src.is_float:
+                cost, kind = tables.float_cost("fcmp", src.bits, fam, ctx.clock), "fcmp"
+            else:
+                cost, kind = tables.int_cost("eq", src.bits, fam), "eq"
+            return self._place(e, kind, 1, cost, [v])
+        if src.is_bool and dst.is_float:
+            return self._place(e, "select", dst.bits, tables.int_cost("select", dst.bits, fam), [v])
+        if src.is_int and dst.is_float:
+            return self._place(
+                e, "itof", dst.bits, tables.convert_cost("itof", src.bits, dst.bits, fam, ctx.clock), [v]
+            )
+        if src.is_float and dst.is_int:
+            return self._place(
+                e, "ftoi", dst.bits, tables.convert_cost("ftoi", src.bits, dst.bits, fam, ctx.clock), [v]
+            )
+        if src.is_float and dst.is_float:
+            kind = "fext" if dst.bits > src.bits else "ftrunc"
+            return self._place(
+                e, kind, dst.bits, tables.convert_cost(kind, src.bits, dst.bits, fam, ctx.clock), [v]
+            )
+        raise TypeError(f"cast {src} -> {dst}")
+
+    def _un_cost(self, e: ir.Un) -> tuple[str, OpCost]:
+        fam, dt = self.ctx.family, e.dtype
+        if dt.is_float:
+            op = {"neg": "fneg", "abs": "fabs"}.get(e.op)
+            if op is None:
+                raise TypeError(f"{e.op} on {dt}")
+            return op, tables.float_cost(op, dt.bits, fam, self.ctx.clock)
+        if dt.is_bool or e.op == "not":
+            return "not", tables.int_cost("not", 1, fam)
+        op = {"neg": "neg", "invert": "invert", "abs": "abs"}[e.op]
+        return op, tables.int_cost(op, dt.bits, fam)
+
+    def _bin_cost(self, e: ir.Bin) -> tuple[str, OpCost]:
+        ctx, fam, dt = self.ctx, self.ctx.family, e.dtype
+        n = _dtype_bits(dt)
+        if dt.is_float:
+            if e.op in ("add", "sub"):
+                return "f" + e.op, tables.float_cost("fadd", n, fam, ctx.clock)
+            if e.op == "mul":
+                return "fmul", tables.float_cost("fmul", n, fam, ctx.clock)
+            if e.op in ("div", "floordiv", "mod"):
+                if e.op != "div":
+                    ctx.note(f"float {e.op} is costed as a floating-point division")
+                return "fdiv", tables.float_cost("fdiv", n, fam, ctx.clock)
+            if e.op in ("min", "max"):
+                c = tables.float_cost("fcmp", n, fam, ctx.clock)
+                s = tables.int_cost("select", n, fam)
+                return e.op, OpCost(
+                    e.op, n, fam, c.delay_ns, c.latency, s.delay_ns, 1, c.lut + s.lut, c.ff, c.dsp,
+                    "derived: floating-point compare then select; " + c.source + " | " + s.source,
+                )  # fmt: skip
+            raise TypeError(f"{e.op} on {dt}")
+        if dt.is_bool:
+            return "logic", tables.int_cost("logic", 1, fam)
+        if e.op in ("add", "sub"):
+            return e.op, tables.int_cost(e.op, n, fam)
+        if e.op in ("and", "or", "xor"):
+            const = next((x for x in (e.lhs, e.rhs) if isinstance(x, ir.Const)), None)
+            if const is not None and e.op in ("and", "or"):
+                return e.op, tables.int_cost("wire", n, fam)  # forcing bits to 0/1
+            return e.op, tables.int_cost(e.op, n, fam)
+        if e.op in ("min", "max"):
+            return e.op, tables.int_cost(e.op, n, fam)
+        if e.op in ("shl", "shr"):
+            if isinstance(e.rhs, ir.Const):
+                return "shift_const", tables.int_cost("shift_const", n, fam)
+            return "shift_var", tables.int_cost("shift_var", n, fam)
+        if e.op == "mul":
+            const = None
+            for x in (e.lhs, e.rhs):
+                if isinstance(x, ir.Const) and not isinstance(x.value, bool):
+                    const = int(x.value)
+            return "mul", tables.mul_cost(
+                _eff_bits(e.lhs, n), _eff_bits(e.rhs, n), n, fam, ctx.clock, const=const
+            )
+        if e.op in ("floordiv", "mod"):
+            const = (
+                int(e.rhs.value)
+                if isinstance(e.rhs, ir.Const) and not isinstance(e.rhs.value, bool)
+                else None
+            )
+            cost = tables.div_cost(n, fam, signed=dt.kind == "int", const=const)
+            if cost.latency:
+                ctx.note(
+                    f"integer {e.op} by a non-constant (or non power-of-two) uses a {cost.latency}-cycle sequential divider"
+                )
+            return e.op, cost
+        raise TypeError(f"{e.op} on {dt}")
+
+    def _address(self, array: str, index: tuple[ir.Expr, ...]) -> list[_Val]:
+        """Flattened row-major address: idx_k * stride_k summed (constant strides)."""
+        key = (array, index)
+        if key not in self.addr_memo:
+            self.addr_memo[key] = self._flat_address(array, index)
+        return self.addr_memo[key]
+
+    def _flat_address(self, array: str, index: tuple[ir.Expr, ...]) -> list[_Val]:
+        shape = self.ctx.kernel.array_shape(array) or (1,)
+        ram = self.ctx.rams[array]
+        abits = max(1, math.ceil(math.log2(max(2, ram.elems))))
+        vals = [self.expr(i) for i in index]
+        if len(index) <= 1:
+            return vals
+        fam = self.ctx.family
+        terms: list[_Val] = []
+        stride = 1
+        strides = []
+        for dim in reversed(shape):
+            strides.append(stride)
+            stride *= dim
+        strides.reverse()
+        for v, s, e in zip(vals, strides, index):
+            if s == 1:
+                terms.append(v)
+            else:
+                cost = tables.mul_cost(abits, abits, abits, fam, self.ctx.clock, const=s)
+                terms.append(self._place(e, "mul", abits, cost, [v]))
+        acc = terms[0]
+        for t in terms[1:]:
+            acc = self._place(index, "add", abits, tables.int_cost("add", abits, fam), [acc, t])
+        return [acc]
+
+    def _order_after(self, array: str, kind: str, aff) -> int:
+        """Earliest cycle allowed by earlier accesses to the same array in this region."""
+        earliest = 0
+        for a in self.accesses:
+            if a.array != array:
+                continue
+            if kind == "load" and a.kind == "store":
+                if not _distinct(a.affine, aff):
+                    earliest = max(earliest, a.cycle + 1)
+            elif kind == "store" and a.kind == "load":
+                earliest = max(earliest, a.cycle)
+            elif kind == "store" and a.kind == "store":
+                earliest = max(earliest, a.cycle + (0 if _distinct(a.affine, aff) else 1))
+        return earliest
+
+    def _load(self, e: ir.Load) -> _Val:
+        ram = self.ctx.rams[e.array]
+        addr = self._address(e.array, e.index)
+        aff = _flat_affine(
+            e.index, self.ctx.kernel.array_shape(e.array), self.loop.var if self.loop else None
+        )
+        c, _t = self._start(addr)
+        c = max(c, self._order_after(e.array, "load", aff))
+        c = self._reserve_port(e.array, c)
+        cost = tables.mem_cost("load", self.ctx.family)
+        if ram.per_word > 1:
+            lut_ns, _ = tables.lut_level(self.ctx.family)
+            mux = tables.mux_luts(ram.elem_bits, ram.per_word)
+            cost = OpCost(
+                "load", ram.elem_bits, cost.family, cost.delay_ns, cost.latency, cost.out_ns + lut_ns, 1, mux, 0, 0,
+                cost.source + f"; element select from a packed {ram.width}-bit word: " + tables.MUX_SOURCE,
+            )  # fmt: skip
+        v = self._record(e, "load", ram.elem_bits, cost, addr, c, 0.0, c + cost.latency, cost.out_ns, e.array)
+        self.accesses.append(_Access("load", e.array, c, aff, self.order))
+        self.order += 1
+        return v
+
+    # ---- statements
+    def stmt(self, s: ir.Stmt) -> None:
+        self.memo, self.addr_memo = {}, {}  # assignments and stores end the reuse of values
+        if isinstance(s, ir.Assign):
+            v = self.expr(s.value)
+            self.avail[s.var] = v
+            self._commit(v)
+            self.ctx.writers[s.var] += 1
+        elif isinstance(s, ir.Store):
+            self._store(s)
+        elif isinstance(s, ir.Return):
+            if s.value is not None:
+                self._commit(self.expr(s.value))
+        elif isinstance(s, ir.If):
+            self._if(s)
+        elif isinstance(s, (ir.Break, ir.Continue)):
+            self.ctx.note(
+                f"{type(s).__name__.lower()} at line {s.line}: the loop is costed with its full trip count"
+            )
+        elif isinstance(s, ir.For):
+            raise AssertionError("loops are not scheduled inside a region")
+        else:
+            raise TypeError(f"unknown statement {type(s).__name__}")
+
+    def condition(self, e: ir.Expr) -> None:
+        """Evaluate an expression whose value is latched for control (a branch condition,
+        loop bounds) as its own FSM state(s)."""
+        self._commit(self.expr(e))
+
+    def _commit(self, v: _Val) -> None:
+        self._use(v, v.cycle)
+        self.commit = max(self.commit, v.cycle + 1)
+
+    def _store(self, s: ir.Store) -> None:
+        addr = self._address(s.array, s.index)
+        val = self.expr(s.value)
+        deps = [*addr, val] + ([self.guard] if self.guard is not None else [])
+        aff = _flat_affine(
+            s.index, self.ctx.kernel.array_shape(s.array), self.loop.var if self.loop else None
+        )
+        c, _t = self._start(deps)
+        c = max(c, self._order_after(s.array, "store", aff))
+        c = self._reserve_port(s.array, c)
+        cost = tables.mem_cost("store", self.ctx.family)
+        ram = self.ctx.rams[s.array]
+        self._record(s, "store", ram.elem_bits, cost, deps, c, 0.0, c, 0.0, s.array)
+        self.accesses.append(_Access("store", s.array, c, aff, self.order))
+        self.order += 1
+        self.commit = max(self.commit, c + 1)
+
+    def _if(self, s: ir.If) -> None:
+        fam = self.ctx.family
+        cond = self.expr(s.cond)
+        saved = dict(self.avail)
+        outer = self.guard
+        self.guard = (
+            cond
+            if outer is None
+            else self._place(s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond])
+        )
+        for t in s.then:
+            self.stmt(t)
+        then_avail = self.avail
+        self.avail = dict(saved)
+        if s.orelse:
+            self.guard = (
+                cond
+                if outer is None
+                else self._place(s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond])
+            )
+            for t in s.orelse:
+                self.stmt(t)
+        else_avail = self.avail
+        self.guard = outer
+        merged = dict(saved)
+        for var in sorted(set(then_avail) | set(else_avail)):
+            tv, ev = then_avail.get(var), else_avail.get(var)
+            if tv is ev:
+                merged[var] = tv
+                continue
+            dt = self.ctx.var_types.get(var)
+            bits = _dtype_bits(dt) if dt is not None else max(x.bits for x in (tv, ev) if x is not None)
+            ops = [x if x is not None else _Val(0, 0.0, bits, counted=False, var=var) for x in (tv, ev)]
+            sel = self._place(s, "select", bits, tables.int_cost("select", bits, fam), [cond, *ops])
+            merged[var] = sel
+            self._commit(sel)
+        self.avail = merged
+
+    # ---- results
+    @property
+    def length(self) -> int:
+        end = self.commit
+        for op in self.ops:
+            end = max(end, op.ready_cycle + (1 if op.kind == "store" else 0))
+        return max(1, end)
+
+    def chain_ff(self) -> int:
+        return sum(v.bits * max(0, v.last_use - v.cycle) for v in self.vals if v.counted)
+
+
+def _distinct(a, b) -> bool:
+    """Provably different addresses within one iteration (same symbols, different offset)."""
+    return a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and a[1] != b[1]
+
+
+def _eff_bits(e: ir.Expr, out_bits: int) -> int:
+    """Significant signed width of a multiplier operand (a cast from a narrower integer
+    keeps the narrow width, plus a sign bit when unsigned; constants their magnitude)."""
+    if isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, int):
+        return min(out_bits, abs(int(e.value)).bit_length() + 1)
+    if isinstance(e, ir.Cast) and e.operand.dtype.is_int and e.dtype.is_int:
+        src = e.operand.dtype
+        return min(out_bits, src.bits + (1 if src.kind == "uint" else 0))
+    if isinstance(e, ir.Cast) and e.operand.dtype.is_bool:
+        return min(out_bits, 2)
+    return out_bits
+
+
+# ------------------------------------------------------------ the kernel
+
+
+class _Scheduler:
+    def __init__(self, ctx: _Ctx):
+        self.ctx = ctx
+        self.loops: dict[str, LoopSchedule] = {}
+        self.states = 0
+        self.pipeline_stages = 0
+
+    def block(
+        self,
+        stmts: list[ir.Stmt],
+        path: tuple[int, ...],
+        entries: int,
+        parent: str,
+        counter: list[int] | None = None,
+    ) -> tuple[list[StmtSchedule], int]:
+        """Schedule a statement sequence (FSM states in order); return it and its cycles.
+
+        `counter` numbers unlabelled loops under `parent`; an `if`'s branches share
+        their parent's counter."""
+        counter = [0] if counter is None else counter
+        out: list[StmtSchedule] = []
+        t = 0
+        for i, s in enumerate(stmts):
+            ss = self.stmt(s, (*path, i), entries, parent, counter)
+            ss.start = t
+            t += ss.length
+            out.append(ss)
+        return out, t
+
+    def _label(self, s: ir.For, parent: str, counter: list[int]) -> str:
+        counter[0] += 1
+        label = s.label or (f"{parent}_{counter[0]}" if parent else f"L{counter[0]}")
+        base, k = label, 2
+        while label in self.loops:
+            label = f"{base}_{k}"
+            k += 1
+        return label
+
+    def stmt(self, s: ir.Stmt, path, entries: int, parent: str, counter: list[int]) -> StmtSchedule:
+        kind = type(s).__name__.lower()
+        if isinstance(s, (ir.Assign, ir.Store, ir.Return)):
+            if isinstance(s, ir.Return) and s.value is None:
+                return StmtSchedule(path, kind, s, 0, 0)
+            r = _Region(self.ctx)
+            r.stmt(s)
+            self.ctx.chain_ff += r.chain_ff()
+            self.states += r.length
+            return StmtSchedule(path, kind, s, 0, r.length, r.ops)
+        if isinstance(s, (ir.Break, ir.Continue)):
+            self.ctx.note(f"{kind} at line {s.line}: the loop is costed with its full trip count")
+            return StmtSchedule(path, kind, s, 0, 0)
+        if isinstance(s, ir.If):
+            r = _Region(self.ctx)
+            r.condition(s.cond)
+            self.ctx.chain_ff += r.chain_ff()
+            cond_len = r.length
+            self.states += cond_len
+            then, tl = self.block(s.then, (*path, 0), entries, parent, counter)
+            orelse, el = self.block(s.orelse, (*path, 1), entries, parent, counter)
+            ss = StmtSchedule(
+                path,
+                kind,
+                s,
+                0,
+                cond_len + max(tl, el),
+                r.ops,
+                then=then,
+                orelse=orelse,
+                cond_cycles=cond_len,
+            )
+            return ss
+        if isinstance(s, ir.For):
+            return self.loop(s, path, entries, parent, counter)
+        raise TypeError(f"unknown statement {type(s).__name__}")
+
+    def loop(self, s: ir.For, path, entries: int, parent: str, counter: list[int]) -> StmtSchedule:
+        ctx = self.ctx
+        label = self._label(s, parent, counter)
+        trip = max(0, int(s.trip_max))
+        bounds = _Region(ctx)
+        for e in (s.start, s.stop):
+            bounds.condition(e)
+        ctx.chain_ff += bounds.chain_ff()
+        entry = max(1, bounds.length)
+        vbits = _dtype_bits(s.start.dtype)
+        control = [
+            ScheduledOp(s, "add", vbits, tables.int_cost("add", vbits, ctx.family), 0, 0.0, 0, 0.0),
+            ScheduledOp(s, "cmp", 1, tables.int_cost("cmp", vbits, ctx.family), 0, 0.0, 0, 0.0),
+        ]
+        ops = bounds.ops + control
+        if not _contains_loop(s.body):
+            ls = self.pipeline(s, label, path, trip, entries)
+            ls.cycles = ((trip - 1) * ls.ii + ls.depth + 1 if trip > 0 else 1) + (entry - 1)
+            self.states += 2
+            self.pipeline_stages += ls.depth
+        else:
+            body, blen = self.block(s.body, path, entries * max(1, trip), label)
+            cycles = trip * (1 + blen) + entry
+            ls = LoopSchedule(label, path, s.var, trip, False, 1 + blen, blen, cycles, entries, {}, body)
+            self.states += 1 + entry
+        self.loops[label] = ls
+        ctx.writers[s.var] += 1
+        return StmtSchedule(path, "for", s, 0, ls.cycles, ops, loop=ls)
+
+    def pipeline(self, s: ir.For, label: str, path, trip: int, entries: int) -> LoopSchedule:
+        ctx = self.ctx
+        counts: dict[str, int] = defaultdict(int)
+        for st in ir.walk_stmts(s.body):
+            for e in ir.stmt_exprs(st):
+                for x in ir.walk_expr(e):
+                    if isinstance(x, ir.Load):
+                        counts[x.array] += 1
+            if isinstance(st, ir.Store):
+                counts[st.array] += 1
+        mem_ii = max([1] + [math.ceil(n / 2) for n in counts.values()])
+        ii = mem_ii
+        writers_before = dict(ctx.writers)
+        for _ in range(64):
+            ctx.writers = defaultdict(int, writers_before)
+            r = _Region(ctx, ii=ii, loop=s)
+            for j, st in enumerate(s.body):
+                r.owner = j
+                r.stmt(st)
+            reasons = {"memory": mem_ii, "unit": r.unit_ii}
+            rec = 1
+            for var, first in r.first_read.items():
+                final = r.avail.get(var)
+                if final is not None and not (final.var == var and final.counted is False):
+                    # a combinational result is latched at the end of its cycle; a registered
+                    # unit output (ready_ns 0) feeds the next iteration from that register
+                    rec = max(rec, final.cycle + (1 if final.ns > 0 else 0) - first)
+            reasons["recurrence"] = rec
+            reasons["array_raw"] = self._raw_ii(r, s, trip)
+            new_ii = max(1, *reasons.values())
+            if new_ii <= ii:
+                break
+            ii = new_ii
+        ctx.chain_ff += r.chain_ff()
+        depth = r.length
+        body = [
+            StmtSchedule((*path, j), type(st).__name__.lower(), st, 0, depth, r.by_owner.get(j, []))
+            for j, st in enumerate(s.body)
+        ]
+        return LoopSchedule(label, path, s.var, trip, True, ii, depth, 0, entries, reasons, body)
+
+    def _raw_ii(self, r: _Region, s: ir.For, trip: int) -> int:
+        """II needed by a store in one iteration feeding a load of a later iteration."""
+        need = 1
+        step = s.step
+        for st in r.accesses:
+            if st.kind != "store":
+                continue
+            for ld in r.accesses:
+                if ld.kind != "load" or ld.array != st.array:
+                    continue
+                a, b = st.affine, ld.affine
+                if a is None or b is None or a[2] != b[2] or a[0] != b[0]:
+                    need = max(need, 2, st.cycle + 1 - ld.cycle)
+                    continue
+                stride = a[0] * step
+                delta = a[1] - b[1]  # store offset - load offset
+                if stride == 0:
+                    dist = 1 if delta == 0 else 0
+                elif delta % stride == 0:
+                    dist = delta // stride
+                else:
+                    dist = 0
+                if dist >= 1 and dist < max(1, trip):
+                    need = max(need, math.ceil((st.cycle + 1 - ld.cycle) / dist))
+        return need
+
+
+def schedule_kernel(kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int = 32) -> KernelSchedule:
+    """The static schedule of `kernel` on a device `family` at `clock_mhz`."""
+    tables._check_family(family)
+    ctx = _Ctx(kernel, family, clock_mhz, bus_bits)
+    sch = _Scheduler(ctx)
+    body, compute = sch.block(kernel.body, (), 1, "")
+    for op in _all_ops(body):
+        if op.array is not None:
+            ctx.rams[op.array].sites += 1
+    registers: dict[str, int] = {}
+    scalar_params = {p.name for p in kernel.scalar_params}
+    for name, dt in sorted(ctx.var_types.items()):
+        if name in scalar_params and ctx.writers.get(name, 0) == 0:
+            continue  # read straight from its AXI-Lite register
+        registers[name] = _dtype_bits(dt)
+    return KernelSchedule(
+        kernel=kernel.name,
+        family=family,
+        clock_mhz=clock_mhz,
+        budget_ns=ctx.budget,
+        bus_bits=bus_bits,
+        body=body,
+        loops=sch.loops,
+        compute_cycles=compute,
+        rams=ctx.rams,
+        registers=registers,
+        register_writers={k: v for k, v in sorted(ctx.writers.items()) if k in registers},
+        fsm_states=sch.states,
+        chain_ff=ctx.chain_ff,
+        pipeline_stages=sch.pipeline_stages,
+        notes=list(ctx.notes),
+    )
+
+
+def _all_ops(stmts: list[StmtSchedule]) -> list[ScheduledOp]:
+    out: list[ScheduledOp] = []
+    for s in stmts:
+        out.extend(s.ops)
+        if s.loop is not None:
+            out.extend(_all_ops(s.loop.body))
+        out.extend(_all_ops(s.then))
+        out.extend(_all_ops(s.orelse))
+    return out
