@@ -1,0 +1,173 @@
+"""Why a partitioning problem has no solution, in words a user can act on.
+
+Every task that is not pinned can always go back to the CPU, and that never
+breaks a budget or an exclusive pair (resources are non-negative). So the
+smallest assignment worth checking is "pinned tasks on the FPGA, everything
+else on the CPU", and a problem is infeasible exactly when that assignment is:
+
+* a task pinned to the FPGA has no FPGA implementation;
+* both tasks of an exclusive pair (a caller and a function it calls, which is
+  inlined into the caller's kernel) are pinned to the FPGA;
+* the tasks pinned to the FPGA need more of a resource than its budget
+  (a negative budget — the static shell alone above the cap — is the case
+  with no pinned task at all).
+
+`explain_infeasible` names each of these. `no_kernel_fits` covers a feasible
+but disappointing case: some tasks could run on the FPGA, yet none fits the
+budget even alone, so the plan is all-CPU for a reason the user can fix.
+
+The budget in a Problem is already "device amount x cap - shell". Callers that
+know the device amounts and the cap pass them (`available`, `max_util`, a
+fraction such as 0.8) so the message can say where the budget comes from.
+"""
+
+from __future__ import annotations
+
+from partition.solve.model import RESOURCES, Problem, TaskCost
+
+_UNIT = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM18"}
+_FEAS_ABS = 1e-9  # same slack as model.feasible
+
+
+def _unit(resource: str) -> str:
+    return _UNIT.get(resource, resource.upper())
+
+
+def _num(v: float) -> str:
+    """61200.0 -> '61,200'; 42560.000000000004 -> '42,560'; 12.5 -> '12.5'."""
+    if abs(v - round(v)) < 1e-6 * max(1.0, abs(v)):
+        return f"{round(v):,}"
+    return f"{v:,.2f}".rstrip("0").rstrip(".")
+
+
+def _amount(v: float, resource: str) -> str:
+    return f"{_num(v)} {_unit(resource)}"
+
+
+def _origin(
+    problem: Problem, resource: str, available: dict[str, float] | None, max_util: float | None
+) -> str:
+    """' (80 % of 53,200)', with the static shell when the budget is below that; '' without context."""
+    if not available or resource not in available or max_util is None:
+        return ""
+    capped = max_util * available[resource]
+    text = f"{_num(max_util * 100)} % of {_num(available[resource])}"
+    shell = capped - problem.budget[resource]
+    tol = 1e-6 * max(1.0, abs(capped))
+    if shell < -tol:  # budget above the cap: it does not come from these figures
+        return ""
+    if shell > tol:
+        text += f" minus {_num(shell)} for the static shell"
+    return f" ({text})"
+
+
+def _budget_text(
+    problem: Problem, resource: str, available: dict[str, float] | None, max_util: float | None
+) -> str:
+    return f"the budget is {_amount(problem.budget[resource], resource)}" + _origin(
+        problem, resource, available, max_util
+    )
+
+
+def _names(tasks: list[TaskCost]) -> str:
+    return ", ".join(t.name for t in tasks)
+
+
+def _resource_order(problem: Problem) -> list[str]:
+    return [r for r in RESOURCES if r in problem.budget] + sorted(
+        r for r in problem.budget if r not in RESOURCES
+    )
+
+
+def infeasibility_reasons(
+    problem: Problem, *, available: dict[str, float] | None = None, max_util: float | None = None
+) -> list[str]:
+    """Each reason the problem has no feasible assignment (empty when it has one)."""
+    reasons: list[str] = []
+    pinned = [t for t in problem.tasks if t.pin == "fpga"]
+    for t in pinned:
+        if t.fpga_s is None:
+            reasons.append(
+                f"task {t.name} is pinned to the FPGA but has no FPGA implementation "
+                "(it is outside the translatable subset); unpin it"
+            )
+    pinned_names = {t.name for t in pinned}
+    seen: set[frozenset[str]] = set()
+    for a, b in problem.exclusive:
+        key = frozenset((a, b))
+        if a in pinned_names and b in pinned_names and key not in seen:
+            seen.add(key)
+            if a == b:
+                reasons.append(f"task {a} is pinned to the FPGA but may not be an FPGA kernel of its own")
+            else:
+                reasons.append(
+                    f"tasks {a} and {b} are both pinned to the FPGA, but one calls the other and is "
+                    "inlined into its kernel, so they cannot both be kernels; unpin one of them"
+                )
+    for r in _resource_order(problem):
+        cap = problem.budget[r]
+        used = 0.0
+        users = []
+        for t in pinned:
+            v = t.resources.get(r, 0.0)
+            used += v
+            if v > 0:
+                users.append(t)
+        if used <= cap + _FEAS_ABS:
+            continue
+        if cap < 0 and not users:
+            reasons.append(
+                f"the {_unit(r)} budget is negative ({_amount(cap, r)}): the static shell alone "
+                f"uses more than the utilisation cap allows; raise --max-util"
+            )
+            continue
+        who = (
+            "the task pinned to the FPGA ({}) needs"
+            if len(users) == 1
+            else "tasks pinned to the FPGA ({}) need"
+        )
+        reasons.append(
+            f"{who.format(_names(users))} {_amount(used, r)}; "
+            f"{_budget_text(problem, r, available, max_util)}; unpin some or raise --max-util"
+        )
+    return reasons
+
+
+def explain_infeasible(
+    problem: Problem, *, available: dict[str, float] | None = None, max_util: float | None = None
+) -> str:
+    """One message naming every resource and task that makes `problem` infeasible.
+
+    Each reason says what to do; callers put their own lead-in before it.
+    Raises ValueError when the problem is feasible (there is nothing to explain).
+    """
+    reasons = infeasibility_reasons(problem, available=available, max_util=max_util)
+    if not reasons:
+        raise ValueError("the problem is feasible (all-CPU apart from the pins satisfies every constraint)")
+    return "; also ".join(reasons)
+
+
+def no_kernel_fits(
+    problem: Problem, *, available: dict[str, float] | None = None, max_util: float | None = None
+) -> str | None:
+    """A message when some task could use the FPGA but none fits the budget on its own.
+
+    For each such task it names the first resource (LUT, FF, DSP, BRAM18, then
+    others) the task exceeds, e.g. "fir needs 1,234 LUT, budget 532 LUT"; the
+    caller adds the lead-in and the advice. None when there is no candidate or
+    one fits.
+    """
+    candidates = [t for t in problem.tasks if t.fpga_s is not None and t.pin != "cpu"]
+    if not candidates:
+        return None
+    order = _resource_order(problem)
+    parts = []
+    for t in candidates:
+        over = next((r for r in order if t.resources.get(r, 0.0) > problem.budget[r] + _FEAS_ABS), None)
+        if over is None:
+            return None
+        parts.append(
+            f"{t.name} needs {_amount(t.resources.get(over, 0.0), over)}, "
+            f"budget {_amount(problem.budget[over], over)}{_origin(problem, over, available, max_util)}"
+        )
+    return "; ".join(parts)

@@ -1,0 +1,242 @@
+"""Random partitioning problems, shared by the solver tests and the solver benchmark.
+
+Two generators:
+
+* `random_problem` — small adversarial instances (1–12 tasks) for checking the
+  ILP against exhaustive enumeration: tasks without an FPGA implementation,
+  pins (including impossible ones), tight and impossible budgets, exclusive
+  pairs, parallel edges, edges to and from `<main>` with junk in the
+  coefficients that must be ignored, edges whose both-on-FPGA cost exceeds the
+  crossing costs (the other side of the AND linearisation), and, in some
+  instances, costs on a coarse grid so that exact ties occur.
+* `layered_problem` — large instances shaped like a real application on a
+  PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver.
+
+Both are pure functions of their seed (`random.Random`), so every test and
+benchmark run sees the same instances.
+
+Where the "realistic" magnitudes come from (they only shape the benchmark
+instances; the tool itself reads these constants from the board file):
+
+* xc7z020 fabric: 53,200 LUT, 106,400 FF, 220 DSP48E1, 280 BRAM18 (140 RAMB36)
+  — AMD DS190 "Zynq-7000 SoC Data Sheet: Overview", Table 3 (XC7Z020 column).
+* kernel call overhead through PYNQ MMIO: ~120–130 µs measured for four
+  register writes plus start on a PYNQ-Z2
+  (https://github.com/KastnerRG/Read_the_docs/issues/25).
+* copies in/out of uncached CMA buffers: ~64 MB/s versus ~256 MB/s for an
+  ordinary memcpy on a Zynq-7020 board
+  (https://github.com/bmartini/zynq-xdma/issues/10).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost
+
+MAIN = "<main>"
+
+# xc7z020 fabric (DS190; FINN platforms.py) and the default 80 % utilisation cap.
+XC7Z020 = {"lut": 53_200.0, "ff": 106_400.0, "dsp": 220.0, "bram18": 280.0}
+DEFAULT_CAP = 0.8
+
+CALL_OVERHEAD_S = 125e-6  # PYNQ MMIO start + poll (KastnerRG/Read_the_docs#25)
+CMA_BYTES_PER_S = 64e6  # uncached CMA copy (bmartini/zynq-xdma#10)
+COPY_SETUP_S = 20e-6  # per-buffer allocate/sync, same order as one MMIO access
+
+
+def _rng(seed: int | random.Random) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def _loguniform(r: random.Random, lo: float, hi: float) -> float:
+    return math.exp(r.uniform(math.log(lo), math.log(hi)))
+
+
+def board_budget(cap: float = DEFAULT_CAP) -> dict[str, float]:
+    """The xc7z020 budget under a utilisation cap."""
+    return {k: v * cap for k, v in XC7Z020.items()}
+
+
+def _kernel_resources(r: random.Random) -> dict[str, float]:
+    """Resources of one kernel, in the range HLS reports for small loop kernels."""
+    res = {
+        "lut": float(r.randint(300, 18_000)),
+        "ff": float(r.randint(300, 25_000)),
+        "dsp": float(r.choice([0, 0, 1, 2, 3, 5, 8, 16, 32, 64])),
+        "bram18": float(r.choice([0, 0, 1, 2, 4, 8, 16, 32, 64])),
+    }
+    return res
+
+
+def _transfer_s(nbytes: float) -> float:
+    return COPY_SETUP_S + nbytes / CMA_BYTES_PER_S
+
+
+# --------------------------------------------------------------------------- small, adversarial
+
+
+def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: int = 12) -> Problem:
+    """A small random instance; see the module docstring for what it exercises."""
+    r = _rng(seed)
+    n = r.randint(min_tasks, max_tasks)
+    names = [f"t{i}" for i in range(n)]
+    grid = r.random() < 0.3  # coarse costs: exact ties between assignments
+
+    def t(lo: float, hi: float) -> float:
+        v = _loguniform(r, lo, hi)
+        return round(v * 1e3) / 1e3 if grid else v
+
+    tasks: list[TaskCost] = []
+    for name in names:
+        cpu = t(1e-4, 1.0)
+        fpga: float | None
+        if r.random() < 0.25:
+            fpga = None
+        else:
+            fpga = t(1e-4, 1.0) if grid else cpu * _loguniform(r, 0.01, 3.0) + CALL_OVERHEAD_S
+        res = _kernel_resources(r)
+        if r.random() < 0.2:  # some estimates carry only a subset of resources
+            res = {k: v for k, v in res.items() if r.random() < 0.5}
+        pin = None
+        u = r.random()
+        if u < 0.07:
+            pin = "cpu"
+        elif u < 0.12:
+            pin = "fpga"
+        tasks.append(TaskCost(name=name, cpu_s=cpu, fpga_s=fpga, resources=res, pin=pin))
+
+    budget = _random_budget(r, tasks)
+
+    edges: list[EdgeCost] = []
+    p_edge = r.uniform(0.0, 0.6)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if r.random() < p_edge:
+                edges.append(_random_edge(r, names[i], names[j], grid))
+                if r.random() < 0.1:  # parallel edge (two values flowing i -> j)
+                    edges.append(_random_edge(r, names[i], names[j], grid))
+    for name in names:
+        if r.random() < 0.35:
+            e = _random_edge(r, MAIN, name, grid)
+            # x_src is always 0 for <main>: c10/c11 must be ignored
+            e.c10, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+        if r.random() < 0.35:
+            e = _random_edge(r, name, MAIN, grid)
+            e.c01, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+    if r.random() < 0.05:
+        edges.append(EdgeCost(MAIN, MAIN, c00=t(1e-4, 1e-2)))
+    if r.random() < 0.05 and n:  # a self-loop (a task feeding itself across calls)
+        edges.append(_random_edge(r, names[0], names[0], grid))
+    r.shuffle(edges)
+
+    exclusive: list[tuple[str, str]] = []
+    if n >= 2:
+        for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
+            a, b = r.sample(names, 2)
+            exclusive.append((a, b))
+
+    base = t(1e-4, 0.1) if r.random() < 0.7 else 0.0
+    return Problem(tasks=tasks, edges=edges, budget=budget, base_s=base, exclusive=exclusive)
+
+
+def _random_budget(r: random.Random, tasks: list[TaskCost]) -> dict[str, float]:
+    mode = r.choices(["board", "tight", "tiny", "partial", "negative"], weights=[3, 5, 1, 1, 0.2])[0]
+    if mode == "board":
+        return board_budget(r.choice([0.5, 0.8, 1.0]))
+    if mode == "negative":  # static shell larger than the cap: nothing fits, not even all-CPU
+        b = board_budget()
+        b["lut"] = -100.0
+        return b
+    if mode == "tiny":
+        return {k: float(r.randint(0, 300)) for k in RESOURCES}
+    # "tight": exactly the usage of a random subset (boundary cases), per resource
+    budget: dict[str, float] = {}
+    for k in RESOURCES:
+        subset = [tk for tk in tasks if r.random() < 0.4]
+        used = 0.0
+        for tk in subset:
+            used += tk.resources.get(k, 0.0)
+        budget[k] = used if r.random() < 0.7 else used + r.choice([-1.0, 1.0, 0.5])
+    if mode == "partial":
+        keep = r.sample(list(RESOURCES), r.randint(0, 2))
+        budget = {k: v for k, v in budget.items() if k in keep}
+    return budget
+
+
+def _random_edge(r: random.Random, src: str, dst: str, grid: bool) -> EdgeCost:
+    nbytes = _loguniform(r, 16, 4e6)
+    x = _transfer_s(nbytes)
+    if grid:
+        x = round(x * 1e3) / 1e3
+    if r.random() < 0.15:
+        # arbitrary coefficients: c00 > 0 and/or c11 above c01 + c10 (positive AND term)
+        return EdgeCost(
+            src,
+            dst,
+            c00=r.uniform(0, x),
+            c01=r.uniform(0, 2 * x),
+            c10=r.uniform(0, 2 * x),
+            c11=r.uniform(0, 4 * x),
+        )
+    # realistic: crossing the boundary costs a copy in one direction; FPGA -> FPGA
+    # still goes through DDR but needs no cache maintenance from Python
+    c01 = x
+    c10 = x * r.uniform(0.8, 1.2)
+    c11 = x * r.choice([0.0, 0.05, 0.1])
+    return EdgeCost(src, dst, c00=0.0, c01=c01, c10=c10, c11=c11)
+
+
+# --------------------------------------------------------------------------- large, realistic
+
+
+def layered_problem(
+    n_tasks: int, seed: int | random.Random = 0, *, width: int | None = None, resource_scale: float = 1.0
+) -> Problem:
+    """A layered producer/consumer DAG of `n_tasks` tasks with PYNQ-Z2-like costs.
+
+    Layers of about sqrt(n) tasks; each task consumes one to three values from
+    the previous two layers; the first layer reads from `<main>` and the last
+    writes back to it. About a third of the tasks have no FPGA implementation
+    (outside the accepted subset); kernels are 2–50x faster than Python plus
+    the call overhead; a task and one of its producers are sometimes exclusive
+    (caller/callee). The budget is the xc7z020 under the default 80 % cap, so
+    only a handful of kernels fit at once; `resource_scale` < 1 shrinks every
+    kernel (rounded to whole units) so that many compete for the budget.
+    """
+    r = _rng(seed)
+    width = width or max(1, round(math.sqrt(n_tasks)))
+    names = [f"f{i:05d}" for i in range(n_tasks)]
+    layers = [names[i : i + width] for i in range(0, n_tasks, width)]
+
+    tasks = []
+    for name in names:
+        cpu = _loguniform(r, 1e-5, 0.5)
+        fpga = None if r.random() < 0.33 else cpu / _loguniform(r, 2.0, 50.0) + CALL_OVERHEAD_S
+        res = {k: float(round(v * resource_scale)) for k, v in _kernel_resources(r).items()}
+        tasks.append(TaskCost(name=name, cpu_s=cpu, fpga_s=fpga, resources=res))
+
+    edges: list[EdgeCost] = []
+    exclusive: list[tuple[str, str]] = []
+    for li, layer in enumerate(layers):
+        prev = [n for lj in (li - 1, li - 2) if lj >= 0 for n in layers[lj]]
+        for name in layer:
+            if not prev:
+                edges.append(_layered_edge(r, MAIN, name))
+                continue
+            for src in r.sample(prev, min(len(prev), r.randint(1, 3))):
+                edges.append(_layered_edge(r, src, name))
+                if r.random() < 0.02:
+                    exclusive.append((src, name))
+        if li == len(layers) - 1:
+            for name in layer:
+                edges.append(_layered_edge(r, name, MAIN))
+    return Problem(tasks=tasks, edges=edges, budget=board_budget(), base_s=0.01, exclusive=exclusive)
+
+
+def _layered_edge(r: random.Random, src: str, dst: str) -> EdgeCost:
+    x = _transfer_s(_loguniform(r, 64, 4e6))
+    return EdgeCost(src, dst, c00=0.0, c01=x, c10=x, c11=0.1 * x)
