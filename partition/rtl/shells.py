@@ -1,0 +1,238 @@
+"""The reusable hardware shells of the built-in RTL backend, rendered from templates/rtl/.
+
+Every kernel IP is the same frame around a generated datapath: an AXI4-Lite control slave
+laid out by the kernel's RegisterMap, one AXI4 burst read engine and one burst write engine
+sharing the `m_axi_gmem` bundle, and dual-port RAMs for the array buffers. The shells are
+verified once (tests/test_rtl_shells.py) and rendered per kernel with the kernel's name as
+module prefix, so two IPs in one Vivado project never share a module name.
+
+Port lists the per-kernel top must connect (names are exact; see each template's header
+for the cycle behaviour the estimator models):
+
+`<prefix>_control_s_axi`
+    ap_clk, ap_rst_n, s_axi_control_* (Vitis names, AW = control_address_bits(regmap)),
+    interrupt, ap_start (out, level), ap_done / ap_ready (in, one-cycle pulses),
+    ap_idle (in), arg_<name> (out, `bits` wide, one per argument register, pointers 64),
+    ap_return (in, only when the map has a return register; sampled while ap_done).
+`<prefix>_axi_read_engine` #(RAM_AW, LEN_W)
+    ap_clk, ap_rst_n, start (pulse), base[63:0], nbytes[LEN_W-1:0], busy, done (pulse),
+    ram_we, ram_addr[RAM_AW-1:0], ram_wdata[31:0], m_axi_AR* / m_axi_R* (Vitis suffixes).
+`<prefix>_axi_write_engine` #(RAM_AW, LEN_W)
+    ap_clk, ap_rst_n, start (pulse), base[63:0], nbytes[LEN_W-1:0], busy, done (pulse),
+    ram_re, ram_addr[RAM_AW-1:0], ram_rdata[31:0] (1-cycle latency, held while !ram_re),
+    m_axi_AW* / m_axi_W* / m_axi_B*.
+`<prefix>_ram_tdp` #(WIDTH, DEPTH, AW)
+    ap_clk, a_en, a_we, a_addr, a_wdata, a_rdata, b_en, b_we, b_addr, b_wdata, b_rdata.
+`<prefix>_ram_sdp` #(WIDTH, DEPTH, AW)
+    ap_clk, w_en, w_addr, w_data, r_en, r_addr, r_data.
+
+templates/rtl/macros.j2 holds the kernel-level port declarations and the engine/control
+connections, so a top template only writes the core between them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import jinja2
+
+from partition.errors import PartitionError
+from partition.regmap import RegisterMap
+from partition.resources import resource_dir
+
+#: Width of the m_axi data bus and of the words the engines move (DESIGN.md §4, v1).
+DATA_BITS = 32
+#: Smallest byte-count width the engines accept (their burst arithmetic needs 12 word bits).
+MIN_LEN_BITS = 13
+#: All shells a kernel needs, in the order they are written.
+SHELL_NAMES = ("control_s_axi", "axi_read_engine", "axi_write_engine", "ram_tdp", "ram_sdp")
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class Shell:
+    """One rendered Verilog module; `filename` is `<module>.v` (Verilator's DECLFILENAME rule)."""
+
+    module: str
+    text: str
+
+    @property
+    def filename(self) -> str:
+        return f"{self.module}.v"
+
+
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment for RTL templates (loader rooted at templates/)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def _check_ident(what: str, name: str) -> str:
+    if not _IDENT.match(name):
+        raise PartitionError(
+            f"{what} {name!r} is not a Verilog identifier (letters, digits and '_', not starting "
+            "with a digit); rename it"
+        )
+    return name
+
+
+def bits_for(count: int) -> int:
+    """Address bits needed to index `count` items (at least 1)."""
+    return max(1, (max(count, 1) - 1).bit_length())
+
+
+def len_bits_for(max_bytes: int) -> int:
+    """Byte-count width for transfers of up to `max_bytes` bytes (at least MIN_LEN_BITS)."""
+    return max(MIN_LEN_BITS, max_bytes.bit_length())
+
+
+def control_address_bits(regmap: RegisterMap) -> int:
+    """Width of s_axi_control_AWADDR/ARADDR: log2 of the decoded range (Vitis: 6 for 64 B)."""
+    return (regmap.size - 1).bit_length()
+
+
+def _word_read_expr(reg: str, bits: int, word: int) -> str:
+    lo = 32 * word
+    hi = min(bits, lo + 32) - 1
+    width = hi - lo + 1
+    sel = f"{reg}[{hi}:{lo}]"
+    return sel if width == 32 else f"{{{32 - width}'d0, {sel}}}"
+
+
+def _control_context(regmap: RegisterMap, module: str) -> dict:
+    aw = control_address_bits(regmap)
+    args, words, lanes, labels = [], [], [], []
+    ret = None
+    wdata_bits = {0, 1, 7}  # CTRL ap_start / auto_restart, GIE, IER/ISR bit 1
+    strb_lanes = {0}
+    for r in regmap.registers:
+        _check_ident("argument", r.name)
+        if r.bits % 8:
+            raise PartitionError(f"register {r.name!r}: {r.bits} bits is not a whole number of bytes")
+        reg = "int_ap_return" if r.kind == "return" else f"int_{r.name}"
+        offsets = []
+        for i in range(r.words):
+            const = f"W_{r.name}_{i}"
+            off = r.offset + 4 * i
+            offsets.append(off)
+            words.append(
+                {
+                    "const": const,
+                    "index": off // 4,
+                    "offset": off,
+                    "read_expr": _word_read_expr(reg, r.bits, i),
+                }
+            )
+            if r.kind == "return":
+                continue
+            for lane in range(min(4, (r.bits - 32 * i) // 8)):
+                lo = 32 * i + 8 * lane
+                lanes.append({"reg": reg, "const": const, "strb": lane, "lo": lo, "hi": lo + 7})
+                strb_lanes.add(lane)
+                wdata_bits.update(range(8 * lane, 8 * lane + 8))
+        where = ", ".join(f"0x{o:02X}" for o in offsets)
+        label = f"{r.name}: {r.kind} ({r.dtype}), {r.bits} bits at {where}"
+        label += f"; 0x{r.offset + 4 * r.words:02X} reserved"
+        labels.append({"offset": r.offset, "label": label})
+        if r.kind == "return":
+            ret = {"bits": r.bits}
+        else:
+            args.append({"name": r.name, "port": f"arg_{r.name}", "bits": r.bits})
+    return {
+        "module": module,
+        "kernel": regmap.kernel,
+        "aw": aw,
+        "registers": labels,
+        "registers_args": bool(args),
+        "arg_ports": args,
+        "words": words,
+        "lanes": lanes,
+        "ret": ret,
+        "wdata_all_used": len(wdata_bits) == 32,
+        "wdata_used_bits": max(wdata_bits) + 1,
+        "wstrb_all_used": len(strb_lanes) == 4,
+        "wstrb_used_lanes": max(strb_lanes) + 1,
+    }
+
+
+def render_control(regmap: RegisterMap, prefix: str | None = None) -> Shell:
+    """The AXI4-Lite control slave for `regmap` (module `<prefix>_control_s_axi`)."""
+    prefix = _check_ident("module prefix", prefix or regmap.kernel)
+    module = f"{prefix}_control_s_axi"
+    text = environment().get_template("rtl/control_s_axi.v.j2").render(**_control_context(regmap, module))
+    return Shell(module, text)
+
+
+def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int) -> Shell:
+    _check_ident("module prefix", prefix)
+    if len_bits < MIN_LEN_BITS:
+        raise PartitionError(f"{kind}: byte-count width {len_bits} < {MIN_LEN_BITS}; use len_bits_for()")
+    if ram_addr_bits < 1:
+        raise PartitionError(f"{kind}: RAM address width must be at least 1, got {ram_addr_bits}")
+    module = f"{prefix}_{kind}"
+    text = (
+        environment()
+        .get_template(f"rtl/{kind}.v.j2")
+        .render(module=module, ram_aw=ram_addr_bits, len_w=len_bits)
+    )
+    return Shell(module, text)
+
+
+def render_read_engine(prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS) -> Shell:
+    """The AXI4 burst read engine; the widths are the parameters' defaults."""
+    return _engine("axi_read_engine", prefix, ram_addr_bits, len_bits)
+
+
+def render_write_engine(prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS) -> Shell:
+    """The AXI4 burst write engine; the widths are the parameters' defaults."""
+    return _engine("axi_write_engine", prefix, ram_addr_bits, len_bits)
+
+
+def _ram(kind: str, prefix: str, width: int, depth: int) -> Shell:
+    _check_ident("module prefix", prefix)
+    if width < 1 or depth < 1:
+        raise PartitionError(f"{kind}: width and depth must be positive, got {width} x {depth}")
+    module = f"{prefix}_{kind}"
+    text = (
+        environment()
+        .get_template(f"rtl/{kind}.v.j2")
+        .render(module=module, width=width, depth=depth, aw=bits_for(depth))
+    )
+    return Shell(module, text)
+
+
+def render_ram_tdp(prefix: str, width: int = DATA_BITS, depth: int = 1024) -> Shell:
+    """True dual-port RAM with synchronous read; width/depth are parameter defaults."""
+    return _ram("ram_tdp", prefix, width, depth)
+
+
+def render_ram_sdp(prefix: str, width: int = DATA_BITS, depth: int = 1024) -> Shell:
+    """Simple dual-port RAM with synchronous read; width/depth are parameter defaults."""
+    return _ram("ram_sdp", prefix, width, depth)
+
+
+def render_shells(
+    regmap: RegisterMap,
+    *,
+    ram_addr_bits: int,
+    len_bits: int = MIN_LEN_BITS,
+    prefix: str | None = None,
+) -> dict[str, str]:
+    """Every shell of one kernel as {filename: Verilog text}, deterministic."""
+    prefix = prefix or regmap.kernel
+    shells = [
+        render_control(regmap, prefix),
+        render_read_engine(prefix, ram_addr_bits, len_bits),
+        render_write_engine(prefix, ram_addr_bits, len_bits),
+        render_ram_tdp(prefix, DATA_BITS, 1 << ram_addr_bits),
+        render_ram_sdp(prefix, DATA_BITS, 1 << ram_addr_bits),
+    ]
+    return {s.filename: s.text for s in shells}

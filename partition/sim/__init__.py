@@ -1,0 +1,1 @@
+"""Simulation and synthesis tools: Verilator + cocotb (verilator.py), yosys (yosys.py)."""
