@@ -43,7 +43,7 @@ MAIN = "<main>"
 # ------------------------------------------------------------------ values
 
 
-def _enc_float(v: float) -> float | str:
+def enc_float(v: float) -> float | str:
     if math.isnan(v):
         return "nan"
     if math.isinf(v):
@@ -51,7 +51,7 @@ def _enc_float(v: float) -> float | str:
     return float(v)
 
 
-def _dec_float(v: float | str) -> float:
+def dec_float(v: float | str) -> float:
     return float(v)
 
 
@@ -75,11 +75,11 @@ def encode_value(v: Any) -> dict[str, Any]:
     if isinstance(v, np.integer):
         return {"t": "npscalar", "dtype": v.dtype.name, "v": int(v)}
     if isinstance(v, np.floating) and v.dtype.itemsize <= 8:
-        return {"t": "npscalar", "dtype": v.dtype.name, "v": _enc_float(float(v))}
+        return {"t": "npscalar", "dtype": v.dtype.name, "v": enc_float(float(v))}
     if isinstance(v, int):
         return {"t": "int", "v": v}
     if isinstance(v, float):
-        return {"t": "float", "v": _enc_float(v)}
+        return {"t": "float", "v": enc_float(v)}
     if v is None:
         return {"t": "none"}
     if isinstance(v, list):
@@ -99,11 +99,11 @@ def decode_value(d: dict[str, Any]) -> Any:
     if t == "npscalar":
         dt = np.dtype(d["dtype"])
         v = d["v"]
-        return dt.type(_dec_float(v) if dt.kind == "f" else v)
+        return dt.type(dec_float(v) if dt.kind == "f" else v)
     if t == "int":
         return int(d["v"])
     if t == "float":
-        return _dec_float(d["v"])
+        return dec_float(d["v"])
     if t == "bool":
         return bool(d["v"])
     if t == "none":

@@ -1,0 +1,144 @@
+"""The profile stage as the tool calls it: check the app, run it in child processes, read the result.
+
+The app runs in a separate interpreter (`partition.profile.runner`) so that it
+gets a clean `__main__`, its own `sys.exit`, threads and signal handlers, and
+cannot disturb the tool. The child writes its outcome to a temporary JSON
+file; the app's stdout and stderr are captured here (stdout is passed through
+with `echo`), and the app's traceback is shown when it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import IO, Any
+
+import partition
+from partition.errors import AppFailed, PartitionError
+from partition.profile.model import Profile
+
+_ROOT = Path(partition.__file__).resolve().parent.parent
+
+
+def check_app(app: Path) -> None:
+    """The app exists and compiles (a syntax error is the user's to fix, with its line)."""
+    if not app.is_file():
+        what = "is a folder" if app.is_dir() else "no such file"
+        raise PartitionError(f"{app}: {what}; give the path of the Python app to profile")
+    try:
+        source = app.read_bytes()
+    except OSError as e:
+        raise PartitionError(f"{app}: cannot read the app ({e.strerror})") from e
+    try:
+        compile(source, str(app), "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise PartitionError(f"{app}:{e.lineno}: syntax error: {e.msg}; fix the app and run again") from None
+    except ValueError as e:  # e.g. null bytes
+        raise PartitionError(f"{app}: not a Python source file ({e})") from None
+
+
+def _child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    saved = env.get("PYTHONPATH", "")
+    env["PARTITION_RUNNER_PYTHONPATH"] = saved
+    env["PYTHONPATH"] = str(_ROOT) + (os.pathsep + saved if saved else "")
+    env["PYTHONSAFEPATH"] = "1"  # do not put the working directory on the runner's path
+    return env
+
+
+def _pump(src: IO[bytes], sink: list[bytes] | None, echo: bool) -> None:
+    for chunk in iter(lambda: src.readline(), b""):
+        if sink is not None:
+            sink.append(chunk)
+        if echo:
+            sys.stdout.write(chunk.decode(errors="replace"))
+            sys.stdout.flush()
+
+
+def _run_child(args: list[str], cwd: Path, echo: bool, app: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="partition-profile-") as td:
+        out = Path(td) / "result.json"
+        cmd = [sys.executable, "-m", "partition.profile.runner", args[0], str(out), *args[1:]]
+        proc = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=_child_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        stderr: list[bytes] = []  # shown when the app fails; its stdout is passed through or dropped
+        pumps = [
+            threading.Thread(target=_pump, args=(proc.stdout, None, echo), daemon=True),
+            threading.Thread(target=_pump, args=(proc.stderr, stderr, False), daemon=True),
+        ]
+        for t in pumps:
+            t.start()
+        try:
+            status = proc.wait()
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        for t in pumps:
+            t.join()
+        result = None
+        if out.exists():
+            try:
+                result = json.loads(out.read_text())
+            except (OSError, ValueError):
+                result = None
+    if result is not None and result.get("status") == "ok" and status == 0:
+        return result
+    if result is not None and result.get("status") == "internal-error":
+        raise RuntimeError(f"the profiler failed after {app.name} ran:\n{result['traceback']}")
+    sys.stderr.write(b"".join(stderr).decode(errors="replace"))
+    sys.stderr.flush()
+    if result is None and status == 0:
+        raise PartitionError(
+            f"{app.name}: the app ended without returning to Python (os._exit?); cannot profile it"
+        )
+    if result is not None and "exit" in result:
+        status = result["exit"]
+    raise AppFailed(f"{app.name}: the app failed (exit status {status}); its error output is above")
+
+
+def run_profile(
+    app: Path,
+    argv: list[str],
+    *,
+    samples: int = 3,
+    baseline: bool = True,
+    cwd: Path | None = None,
+    echo: bool = False,
+    replay: bool = True,
+) -> Profile:
+    """Profile `app` run with `argv` in `cwd` (default: the current directory).
+
+    The instrumented run gives the profile; with `baseline`, a second plain run
+    of the app gives `plain_wall_s`, so the profiler's overhead is known.
+    `replay=False` skips replaying the sampled calls after the run (no
+    `local_ranges`, no edge-case vectors): quicker, for looking at times only.
+    """
+    app = Path(app)
+    check_app(app)
+    run_dir = Path(cwd) if cwd is not None else Path.cwd()
+    if not run_dir.is_dir():
+        raise PartitionError(f"{run_dir}: working directory for the app does not exist")
+    if samples < 0:
+        raise PartitionError(f"samples must be >= 0, not {samples}")
+    app_abs = app.resolve()
+    argv = [str(a) for a in argv]
+    mode = f"profile:{samples}" + ("" if replay else ":noreplay")
+    result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app)
+    profile = Profile.from_json(result["profile"], source=f"{app.name} profile")
+    profile.argv = argv
+    if baseline:
+        plain = _run_child(["plain", str(app_abs), *argv], run_dir, False, app)
+        profile.plain_wall_s = float(plain["wall_s"])
+    return profile

@@ -1,0 +1,1 @@
+"""A local package (profiler tests)."""
