@@ -217,3 +217,15 @@ def test_rejections_name_line_and_construct(fn, args, needle):
     assert r.reason.startswith("frontend_cases/kernels.py:")
     src_lines = Path(APP_DIR / "frontend_cases/kernels.py").read_text().splitlines()
     assert fn.__name__ in "\n".join(src_lines[r.line - 30 : r.line])
+
+
+def test_border_guard_removes_negative_index_handling():
+    k = check(K.guarded, [(rand(np.int16, 40), rand(np.int16, 5))])
+    loads = [
+        x
+        for s in ir.walk_stmts(k.body)
+        for e in ir.stmt_exprs(s)
+        for x in ir.walk_expr(e)
+        if isinstance(x, ir.Load) and x.array == "x"
+    ]
+    assert loads and not any(isinstance(i, ir.Select) for ld in loads for i in ld.index)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,6 +193,7 @@ class Lowerer:
         self.ret_pytype = ""
         self.return_tuple = False
         self.local_param_names: list[str] = []
+        self.facts: dict[str, tuple[int, int]] = {}
 
     # ------------------------------------------------------------ helpers
 
@@ -299,8 +302,10 @@ class Lowerer:
             )
         if t == "mixed":
             raise Reject(line, f"argument {pname} is called with different types ({', '.join(sig['types'])})")
+        if t == "none":
+            raise Reject(line, f"argument {pname} is None")
         what = sig.get("pytype", t)
-        raise Reject(line, f"argument {pname} is a {what}")
+        raise Reject(line, f"argument {pname} is a {what} object")
 
     def const_te(self, v: Any, line: int) -> TE:
         if isinstance(v, (bool, np.bool_)):
@@ -503,8 +508,10 @@ class Lowerer:
             return [self.for_loop(s)]
         if isinstance(s, ast.If):
             cond = self.truth(self.expr(s.test), s.test)
-            then = self.block(s.body)
-            orelse = self.block(s.orelse)
+            with self.facts_from(s.test, True):
+                then = self.block(s.body)
+            with self.facts_from(s.test, False):
+                orelse = self.block(s.orelse)
             return [ir.If(cond.e, then, orelse, line)]
         if isinstance(s, ast.Return):
             return self.return_stmt(s)
@@ -937,8 +944,71 @@ class Lowerer:
                 raise Reject(node.lineno, "array slice (slicing is not supported yet)")
         return cur, chain
 
+    @contextmanager
+    def facts_from(self, test: ast.expr, holds: bool) -> Iterator[None]:
+        """Inside `if E >= K:` (and similar) E is known to be >= K: index checks use that.
+
+        Only bounds on expressions compared with constants are kept, keyed by the
+        expression's source form; they refine intervals where the same
+        expression is used as an index (the usual border guard of a stencil).
+        """
+        added: list[tuple[str, tuple[int, int] | None]] = []
+        for key, lo, hi in self._bounds(test, holds):
+            prev = self.facts.get(key)
+            added.append((key, prev))
+            cur = prev or (INT64.min, INT64.max)
+            self.facts[key] = (max(cur[0], lo), min(cur[1], hi))
+        try:
+            yield
+        finally:
+            for key, prev in reversed(added):
+                if prev is None:
+                    self.facts.pop(key, None)
+                else:
+                    self.facts[key] = prev
+
+    def _bounds(self, test: ast.expr, holds: bool) -> list[tuple[str, int, int]]:
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and holds:
+            return [b for v in test.values for b in self._bounds(v, True)]
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and not holds:
+            return [b for v in test.values for b in self._bounds(v, False)]
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._bounds(test.operand, not holds)
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return []
+        left, op, right = test.left, type(test.ops[0]), test.comparators[0]
+        flip = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
+        if isinstance(left, ast.Constant) and op in flip:
+            left, right, op = right, left, flip[op]
+        if not (isinstance(right, ast.Constant) and isinstance(right.value, int)) or isinstance(
+            right.value, bool
+        ):
+            return []
+        if not holds:
+            neg = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt}
+            if op not in neg:
+                return []
+            op = neg[op]
+        k = right.value
+        key = ast.dump(left)
+        lo, hi = INT64.min, INT64.max
+        if op is ast.GtE:
+            lo = k
+        elif op is ast.Gt:
+            lo = k + 1
+        elif op is ast.LtE:
+            hi = k
+        elif op is ast.Lt:
+            hi = k - 1
+        else:
+            return []
+        return [(key, lo, hi)]
+
     def index(self, node: ast.expr, dim: int, line: int) -> ir.Expr:
         te = self.expr(node)
+        fact = self.facts.get(ast.dump(node))
+        if fact is not None and isinstance(te.pt, PyInt):
+            te = TE(PyInt(max(te.pt.lo, fact[0]), min(te.pt.hi, fact[1])), te.e)
         if isinstance(te.pt, (PyBool,)) or (isinstance(te.pt, NP) and not te.pt.dtype.is_int):
             raise Reject(line, f"index of type {describe(te.pt)}")
         if isinstance(te.pt, PyFloat):

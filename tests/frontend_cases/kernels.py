@@ -226,3 +226,14 @@ def calls_helper(x):
     for i in range(len(x)):
         s += helper(int(x[i]))
     return s
+
+
+def guarded(x, taps):
+    y = np.zeros(len(x), dtype=np.int32)
+    for n in range(len(x)):
+        acc = np.int32(0)
+        for k in range(len(taps)):
+            if n - k >= 0:
+                acc += np.int32(x[n - k]) * np.int32(taps[k])
+        y[n] = acc
+    return y
