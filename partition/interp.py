@@ -71,6 +71,9 @@ def cast_value(v: Any, src: DType, dst: DType) -> Any:
     if dst.is_float:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if src.is_int and not isinstance(v, float):
+                # one rounding, as numpy's astype does (not int -> double -> float)
+                return np.array([int(v)], dtype=src.np).astype(dst.np)[0]
             return dst.np.type(v)
     # integer destination
     if src.is_float:

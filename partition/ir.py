@@ -14,16 +14,22 @@ scheduler) implements exactly these:
 * `div` is true division and only exists on floats.
 * `min(a, b)` is `b if b < a else a`; `max(a, b)` is `b if b > a else a`
   (Python's builtins: the first operand wins ties and NaN comparisons).
-* `Cast` int->int wraps; float->int truncates toward zero (out of range is
-  undefined, as in numpy); int->float rounds to nearest; x->bool is `x != 0`.
+* `Cast` int->int wraps; float->int truncates toward zero, NaN and infinities
+  give 0 and finite values beyond the range wrap (numpy leaves this undefined;
+  the frontend notes where it can happen); int->float rounds to nearest, once;
+  x->bool is `x != 0`.
+* Conditions (`If`, `Select`, `Logic` operands) mean `!= 0` when not bool.
 * Operands of arithmetic, bitwise and comparison nodes have the node's dtype
   (comparisons: the same dtype as each other); the frontend inserts `Cast`s.
   Shift amounts may have any integer dtype.
 * Loads/stores index arrays row-major with non-negative in-bounds indices;
   the frontend already turned Python's negative indices into explicit ones.
 * `For` follows Python's `range(start, stop, step)`; `step` is a non-zero
-  constant. `trip_max` is a static upper bound on iterations (for estimation
-  and LOOP_TRIPCOUNT), exact when the bounds are constants.
+  constant. `trip_max` bounds the iterations for estimation and
+  LOOP_TRIPCOUNT: exact for constant bounds, from the profiled values of
+  scalar parameters otherwise.
+* An `out` array parameter is never loaded before the body stored every
+  element (the frontend proves it; otherwise the array is `inout`).
 
 The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`).
 """

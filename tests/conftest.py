@@ -52,3 +52,38 @@ def yosys_exe():
 
 
 # ============================ end of simulation tools section ========================
+
+
+# =====================================================================================
+# Example build trees: each example is profiled and planned once per test session;
+# every test that needs a build tree (csim, RTL simulation, co-simulation) shares them.
+# =====================================================================================
+EXAMPLES = ("fir_pipeline", "image_pipeline", "matmul_layer")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def example_builds(tmp_path_factory):
+    """{example: (build tree folder, plan data)} for the bundled examples on pynq-z2."""
+    import json
+
+    from partition.boards import load_board
+    from partition.codegen.tree import build_tree
+    from partition.fsutil import write_tree
+    from partition.plan import Options, make_plan
+    from partition.profile import run_profile
+
+    base = tmp_path_factory.mktemp("examples")
+    board = load_board("pynq-z2")
+    out = {}
+    for name in EXAMPLES:
+        app = ROOT / "examples" / f"{name}.py"
+        profile = run_profile(app, [], samples=3, baseline=False)
+        plan = make_plan(profile, app.parent, board, Options())
+        files, exe = build_tree(plan, profile, board)
+        write_tree(base / name, files, exe)
+        out[name] = (base / name, json.loads((base / name / "plan.json").read_text()))
+    return out
+
+
+# ================================ end of example build trees =========================

@@ -1,0 +1,1 @@
+"""Measured figures of partition (`make bench`); results go to benchmarks/results/."""

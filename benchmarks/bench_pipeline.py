@@ -1,0 +1,146 @@
+"""Profiler overhead and `partition plan` wall time on the examples.
+
+    python -m benchmarks.bench_pipeline            # what `make bench` runs
+    python -m benchmarks.bench_pipeline --runs 3
+
+Profiler overhead: each app runs plain and instrumented (replay off, so only
+the timed run is compared), `--runs` times; the figure is the median of the
+per-run ratios (instrumented / plain, both timed around the app inside the
+child process). Target: <= 1.5x.
+
+Plan wall time: from a saved profile, the whole `plan` stage without the app's
+own run — frontend, estimates, ILP, code generation, writing the tree —
+median of `--runs`. Target: < 5 s per example.
+
+Writes benchmarks/results/pipeline.json and benchmarks/results/pipeline.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from partition.boards import load_board  # noqa: E402
+from partition.codegen.tree import build_tree  # noqa: E402
+from partition.fsutil import write_tree  # noqa: E402
+from partition.plan import Options, make_plan  # noqa: E402
+from partition.profile import run_profile  # noqa: E402
+
+EXAMPLES = ["fir_pipeline", "image_pipeline", "matmul_layer"]
+OVERHEAD_APPS = [ROOT / "examples" / f"{e}.py" for e in EXAMPLES] + [
+    ROOT / "tests" / "apps" / "conv2d.py",
+    ROOT / "tests" / "apps" / "conv2d_pixel.py",
+]
+OVERHEAD_TARGET = 1.5
+PLAN_TARGET_S = 5.0
+
+
+def overhead(app: Path, runs: int) -> dict:
+    ratios, plain, prof = [], [], []
+    for _ in range(runs):
+        p = run_profile(app, [], samples=3, baseline=True, replay=False)
+        ratios.append(p.wall_s / p.plain_wall_s)
+        plain.append(p.plain_wall_s)
+        prof.append(p.wall_s)
+    return {
+        "app": app.relative_to(ROOT).as_posix(),
+        "plain_s": statistics.median(plain),
+        "profiled_s": statistics.median(prof),
+        "overhead": statistics.median(ratios),
+        "runs": runs,
+    }
+
+
+def plan_time(example: str, runs: int, board_name: str) -> dict:
+    app = ROOT / "examples" / f"{example}.py"
+    profile = run_profile(app, [], samples=3, baseline=False)
+    board = load_board(board_name)
+    times = []
+    fpga = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(runs):
+            t0 = time.perf_counter()
+            plan = make_plan(profile, app.parent, board, Options())
+            files, exe = build_tree(plan, profile, board)
+            write_tree(Path(tmp) / f"t{k}", files, exe)
+            times.append(time.perf_counter() - t0)
+            fpga = plan.fpga_tasks
+    return {
+        "example": example,
+        "board": board_name,
+        "plan_s": statistics.median(times),
+        "runs": runs,
+        "fpga_tasks": fpga,
+        "speedup": plan.data["predicted"]["speedup"],
+    }
+
+
+def markdown(over: list[dict], plans: list[dict], env: dict) -> str:
+    lines = [
+        "# Profiler overhead and plan time",
+        "",
+        f"Python {env['python']} on {env['machine']}, {env['cpus']} cores; medians of {env['runs']} runs. "
+        "This machine is shared and noisy: read ratios, not absolute times.",
+        "",
+        f"## Profiler overhead (target <= {OVERHEAD_TARGET}x)",
+        "",
+        "| app | plain | profiled | overhead | target |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for r in over:
+        ok = "met" if r["overhead"] <= OVERHEAD_TARGET else "MISSED"
+        lines.append(
+            f"| {r['app']} | {r['plain_s']:.3f} s | {r['profiled_s']:.3f} s | {r['overhead']:.2f}x | {ok} |"
+        )
+    lines += [
+        "",
+        f"## `partition plan` without the app's run (target < {PLAN_TARGET_S:g} s)",
+        "",
+        "| example | board | plan time | FPGA tasks | predicted speedup | target |",
+        "|---|---|---:|---|---:|---|",
+    ]
+    for r in plans:
+        ok = "met" if r["plan_s"] < PLAN_TARGET_S else "MISSED"
+        lines.append(
+            f"| {r['example']} | {r['board']} | {r['plan_s']:.2f} s | {', '.join(r['fpga_tasks'])} | "
+            f"{r['speedup']:,.1f}x | {ok} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--board", default="pynq-z2")
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    args = ap.parse_args(argv)
+    over = [overhead(app, args.runs) for app in OVERHEAD_APPS]
+    plans = [plan_time(e, args.runs, args.board) for e in EXAMPLES]
+    env = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "runs": args.runs,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "pipeline.json").write_text(
+        json.dumps({"environment": env, "overhead": over, "plan": plans}, indent=2, sort_keys=True) + "\n"
+    )
+    (args.out / "pipeline.md").write_text(markdown(over, plans, env))
+    print(f"wrote {args.out / 'pipeline.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,19 @@
+"""`make bench`: every benchmark, each writing its figures to benchmarks/results/."""
+
+from __future__ import annotations
+
+import sys
+
+from benchmarks import bench_pipeline, bench_solve
+
+
+def main() -> int:
+    rc = 0
+    for name, fn in (("solve", bench_solve.main), ("pipeline", bench_pipeline.main)):
+        print(f"== benchmark: {name}", flush=True)
+        rc |= fn([])
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

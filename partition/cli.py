@@ -1,0 +1,277 @@
+"""Command line: parses arguments and wires the pipeline stages together, nothing more."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from partition import __version__
+from partition.errors import PartitionError
+
+DESCRIPTION = """\
+partition: profile a Python app, choose which functions become FPGA kernels
+(an ILP over measured CPU time, estimated kernel time, data movement and the
+board's LUT/FF/DSP/BRAM budget), and write the build tree: Vitis HLS C++ with
+C-simulation testbenches, a Makefile and a report."""
+
+EPILOG = """\
+examples:
+  partition plan examples/fir_pipeline.py --board pynq-z2
+  make -C build/fir_pipeline csim
+  partition profile app.py -- --frames 10      # arguments after -- go to the app
+  partition plan app.py --board pynq-z2 --profile app.profile.json --out build/app2
+  partition boards
+"""
+
+
+def _split_app_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    if "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1 :]
+    return argv, []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="partition",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"partition {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    pr = sub.add_parser(
+        "profile",
+        help="run the app and record where its time goes",
+        description="Run APP (as __main__, with the arguments after --) under partition's profiler and "
+        "write the profile: per function calls, inclusive/exclusive time, argument and return "
+        "signatures, sample vectors, and the data flowing between functions. The app also runs once "
+        "without the profiler so the profiler's own overhead is reported.",
+        usage="partition profile APP [--out PROFILE.json] [--samples N] [--no-baseline] [-- ARGS...]",
+    )
+    pr.add_argument("app", metavar="APP", help="the Python application (a .py file)")
+    pr.add_argument(
+        "--out", metavar="PROFILE.json", help="where to write the profile (default: APP_STEM.profile.json)"
+    )
+    pr.add_argument(
+        "--samples",
+        type=int,
+        default=3,
+        metavar="N",
+        help="calls recorded per function as test vectors (default 3)",
+    )
+    pr.add_argument(
+        "--no-baseline", action="store_true", help="skip the uninstrumented run (no overhead figure)"
+    )
+    pr.add_argument("--echo", action="store_true", help="show the app's own output")
+
+    pl = sub.add_parser(
+        "plan",
+        help="profile (or load a profile), partition, and write the build tree",
+        description="Profile APP (or reuse --profile), translate every function it can into a kernel, "
+        "estimate each kernel on the board, choose the CPU/FPGA split with an ILP, and write the build "
+        "tree (plan.json, profile.json, graph.json/.dot, report.md, Makefile, hls/<task>/).",
+        usage="partition plan APP --board B [--out DIR] [options] [-- ARGS...]",
+    )
+    pl.add_argument("app", metavar="APP", help="the Python application (a .py file)")
+    pl.add_argument(
+        "--board", required=True, metavar="B", help="board name (see `partition boards`) or a board TOML file"
+    )
+    pl.add_argument("--out", metavar="DIR", help="build tree folder (default: build/APP_STEM)")
+    pl.add_argument(
+        "--objective",
+        default="latency",
+        choices=["latency"],
+        help="what to minimise (default: latency, one run with blocking calls)",
+    )
+    pl.add_argument(
+        "--max-util",
+        type=float,
+        default=0.8,
+        metavar="F",
+        help="fraction of each FPGA resource the plan may use, shell included (default 0.8)",
+    )
+    pl.add_argument(
+        "--pin-cpu", action="append", default=[], metavar="F", help="keep function F on the CPU (repeatable)"
+    )
+    pl.add_argument(
+        "--pin-fpga",
+        action="append",
+        default=[],
+        metavar="F",
+        help="put function F on the FPGA (repeatable; an error if it cannot be translated)",
+    )
+    pl.add_argument(
+        "--profile",
+        metavar="PROFILE.json",
+        help="reuse a saved profile (made earlier, or on the board) instead of running the app",
+    )
+    pl.add_argument(
+        "--solver",
+        default="cbc",
+        choices=["cbc", "highs"],
+        help="ILP solver (default cbc, bundled with PuLP)",
+    )
+    pl.add_argument(
+        "--samples",
+        type=int,
+        default=3,
+        metavar="N",
+        help="calls recorded per function when profiling (default 3)",
+    )
+    pl.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite generated files even if they were edited since the last run",
+    )
+    pl.add_argument(
+        "--timings",
+        action="store_true",
+        help="record the solve time in plan.json (the tree is then not reproducible)",
+    )
+    pl.add_argument("--quiet", action="store_true", help="print only errors")
+
+    sub.add_parser(
+        "boards",
+        help="list the known boards",
+        description="List the boards partition knows, with their FPGA resources.",
+    )
+    return p
+
+
+def _app_path(app: str) -> Path:
+    path = Path(app)
+    if not path.exists():
+        raise PartitionError(f"{app}: no such file")
+    if not path.is_file():
+        raise PartitionError(f"{app}: not a file")
+    return path
+
+
+def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.profile import run_profile
+    from partition.profile.model import save_profile
+
+    app = _app_path(args.app)
+    if args.samples < 0:
+        raise PartitionError(f"--samples {args.samples}: give 0 or more")
+    prof = run_profile(app, app_args, samples=args.samples, baseline=not args.no_baseline, echo=args.echo)
+    out = Path(args.out) if args.out else Path(f"{app.stem}.profile.json")
+    save_profile(prof, out)
+    print(
+        f"profile of {app.name}: {len(prof.functions)} function(s), {len(prof.edges)} data edge(s) -> {out}"
+    )
+    if prof.overhead is not None:
+        print(
+            f"run time {prof.wall_s:.3f} s profiled, {prof.plain_wall_s:.3f} s plain ({prof.overhead:.2f}× overhead)"
+        )
+    ranked = sorted(prof.functions.values(), key=lambda f: -f.total_s)[:10]
+    for f in ranked:
+        print(f"  {f.name:<30} {f.calls:>8,} calls  {f.total_s:>9.4f} s incl  {f.self_s:>9.4f} s self")
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.boards import load_board
+    from partition.codegen.tree import build_tree
+    from partition.fsutil import check_user_changes, write_tree
+    from partition.plan import Options, make_plan
+    from partition.profile import run_profile
+    from partition.profile.model import load_profile
+    from partition.report import summary
+
+    app = _app_path(args.app)
+    out = Path(args.out) if args.out else Path("build") / app.stem
+    board = load_board(args.board)
+    check_user_changes(out, args.force)
+    t0 = time.perf_counter()
+    if args.profile:
+        prof = load_profile(Path(args.profile))
+        if Path(prof.app).name != app.name:
+            raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
+    else:
+        if args.samples < 0:
+            raise PartitionError(f"--samples {args.samples}: give 0 or more")
+        prof = run_profile(app, app_args, samples=args.samples, echo=False)
+    t1 = time.perf_counter()
+    opts = Options(
+        objective=args.objective,
+        max_util=args.max_util,
+        pin_cpu=args.pin_cpu,
+        pin_fpga=args.pin_fpga,
+        solver=args.solver,
+        timings=args.timings,
+    )
+    plan = make_plan(prof, app.parent, board, opts)
+    files, executable = build_tree(plan, prof, board)
+    write_tree(out, files, executable)
+    t2 = time.perf_counter()
+    if not args.quiet:
+        print(summary(plan.data, str(out)))
+        print(f"partition itself took {t2 - t1:.2f} s (profiling the app {t1 - t0:.2f} s)")
+    return 0
+
+
+def cmd_boards(args: argparse.Namespace) -> int:
+    from partition.boards import list_boards
+
+    rows = [("board", "part", "LUT", "FF", "DSP", "BRAM18", "CPU", "description")]
+    for b in list_boards():
+        r = b.resources
+        rows.append(
+            (
+                b.name,
+                b.part,
+                f"{r['lut']:,}",
+                f"{r['ff']:,}",
+                f"{r['dsp']:,}",
+                f"{r['bram18']:,}",
+                f"{b.cpu['cores']}× {b.cpu['core']} {b.cpu['mhz']:g} MHz",
+                b.description,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        print(
+            "  ".join(c.ljust(w) if i in (0, 1, 6) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+            + "  "
+            + r[-1]
+        )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ours, app_args = _split_app_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(ours)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "profile":
+            return cmd_profile(args, app_args)
+        if args.command == "plan":
+            return cmd_plan(args, app_args)
+        if args.command == "boards":
+            return cmd_boards(args)
+    except PartitionError as e:
+        print(f"partition: error: {e.message}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("partition: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug in partition itself, not in the user's input
+        if os.environ.get("PARTITION_DEBUG"):
+            raise
+        print(
+            f"partition: internal error: {type(e).__name__}: {e}\n"
+            "  this is a bug in partition; run again with PARTITION_DEBUG=1 for the traceback and report it",
+            file=sys.stderr,
+        )
+        return 70
+    return 2

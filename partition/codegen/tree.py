@@ -1,0 +1,65 @@
+"""The build tree of a plan (DESIGN.md §6), assembled in memory as path -> bytes.
+
+`build_tree` only produces bytes; `partition.fsutil.write_tree` writes them
+atomically. Everything here is a pure function of the plan, the profile and
+the board, so the same inputs give byte-identical trees.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from partition import ir
+from partition.boards import Board
+from partition.codegen import render
+from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
+from partition.graph import build_graph, graph_to_dot, graph_to_json
+from partition.plan import Plan
+from partition.profile.model import Profile, dump_json
+from partition.report import markdown
+from partition.resources import resource_dir
+from partition.vectors import kernel_vectors
+
+INCLUDE = "hls/include"
+
+
+def build_tree(plan: Plan, profile: Profile, board: Board) -> tuple[dict[str, bytes], set[str]]:
+    """Files of the build tree (relative path -> content) and which of them are executable."""
+    files: dict[str, bytes] = {}
+    graph = build_graph(profile)
+    files["plan.json"] = dump_json(plan.data).encode()
+    files["profile.json"] = dump_json(profile.to_json()).encode()
+    files["graph.json"] = dump_json(graph_to_json(graph)).encode()
+    files["graph.dot"] = graph_to_dot(graph).encode()
+    files["report.md"] = markdown(plan.data).encode()
+    for _task, k in sorted(plan.kernels.items()):
+        files[f"kernels/{k.name}.json"] = dump_json(ir.to_json(k)).encode()
+    fpga = plan.fpga_tasks
+    kernels = []
+    if fpga:
+        files[f"{INCLUDE}/partition_ops.h"] = (resource_dir("hls") / "partition_ops.h").read_bytes()
+    for name in fpga:
+        k = plan.kernels[name]
+        vectors = kernel_vectors(k, profile.functions[name])
+        hls_files = generate_hls(
+            k, vectors, part=board.part, clock_mhz=float(board.clocks["pl_mhz"]), include_rel="../include"
+        )
+        for rel, data in hls_files.items():
+            files[f"hls/{k.name}/{rel}"] = data
+        kernels.append(
+            {
+                "task": name,
+                "name": k.name,
+                "csim": shlex.join(csim_command(k.name, "../include")),
+                "vectors": len(vectors),
+            }
+        )
+    files["Makefile"] = render(
+        "make/Makefile.j2",
+        app=plan.data["app"],
+        board=board.name,
+        kernels=kernels,
+        csim_binary=CSIM_BINARY,
+        hls_project=HLS_PROJECT,
+    ).encode()
+    return dict(sorted(files.items())), set()

@@ -1,0 +1,213 @@
+"""The cost model: profile + kernels + estimates + board constants -> a `Problem`.
+
+What one accelerated call costs on the board (blocking, the `latency` objective):
+
+* **compute**: the kernel's cycles (load, compute, store phases) at the PL clock;
+* **call overhead**: the Python wrapper's fixed cost, one MMIO write per 32-bit
+  argument word plus the start write, one MMIO read to see ap_done (and one per
+  word of a scalar return), and a cache flush/invalidate per array buffer;
+* **copy-back** of arrays the kernel modifies in place: the caller holds the
+  original numpy array, so its new contents are copied out of the CMA buffer.
+
+Data crossing from the CPU to the FPGA is copied into a contiguous (CMA) buffer;
+that cost sits on the data edge (charged when its producer is on the CPU and
+its consumer on the FPGA). Results come back as CMA-backed arrays the CPU reads
+directly, so an FPGA->CPU or FPGA->FPGA edge costs no copy (their cache
+maintenance is part of the per-call overhead).
+
+CPU times scale from the profiling host to the board by the ratio of their
+times on the same pure-Python micro-benchmark; a profile made on the board
+itself is used as measured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from partition import ir
+from partition.boards import Board
+from partition.estimate.model import Estimate
+from partition.profile.model import MAIN, Profile
+from partition.regmap import register_map
+from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost
+
+
+@dataclass
+class Scaling:
+    """How profiled CPU seconds become board seconds."""
+
+    factor: float
+    host_bench_ns: float | None
+    board_bench_ns: float
+    on_board: bool
+
+    def to_json(self) -> dict:
+        return {
+            "factor": self.factor,
+            "host_bench_ns": self.host_bench_ns,
+            "board_bench_ns": self.board_bench_ns,
+            "profiled_on_board": self.on_board,
+        }
+
+
+def cpu_scaling(profile: Profile, board: Board) -> Scaling:
+    board_ns = float(board.cpu["bench_ns"])
+    if profile.host.get("board") == board.name:
+        return Scaling(1.0, profile.host.get("bench_ns"), board_ns, True)
+    host_ns = profile.host.get("bench_ns")
+    if not host_ns:
+        return Scaling(1.0, None, board_ns, False)
+    return Scaling(board_ns / float(host_ns), float(host_ns), board_ns, False)
+
+
+@dataclass
+class CallCost:
+    """Seconds one call of a kernel costs beyond its compute cycles."""
+
+    mmio_writes: int
+    mmio_reads: int
+    buffers: int
+    overhead_s: float
+    copy_back_bytes: int  # per call
+
+    def to_json(self) -> dict:
+        return {
+            "mmio_writes": self.mmio_writes,
+            "mmio_reads": self.mmio_reads,
+            "buffers": self.buffers,
+            "overhead_s": self.overhead_s,
+            "copy_back_bytes": self.copy_back_bytes,
+        }
+
+
+def call_cost(kernel: ir.Kernel, board: Board) -> CallCost:
+    itf = board.interface
+    rm = register_map(kernel)
+    writes = rm.argument_words + 1  # arguments, then ap_start
+    reads = 1  # the read that sees ap_done
+    for r in rm.registers:
+        if r.kind == "return":
+            reads += r.words
+    buffers = len(kernel.arrays)
+    overhead_us = (
+        float(itf["call_overhead_us"])
+        + writes * float(itf["mmio_write_us"])
+        + reads * float(itf["mmio_read_us"])
+        + buffers * float(itf["sync_us"])
+    )
+    copy_back = sum(p.nbytes for p in kernel.arrays if p.direction == "inout" and p.origin[0] == "arg")
+    return CallCost(writes, reads, buffers, overhead_us * 1e-6, copy_back)
+
+
+def copy_to_fpga_s(nbytes: int, board: Board) -> float:
+    return nbytes / (float(board.interface["copy_to_cma_MBps"]) * 1e6)
+
+
+def copy_from_fpga_s(nbytes: int, board: Board) -> float:
+    return nbytes / (float(board.interface["copy_from_cma_MBps"]) * 1e6)
+
+
+@dataclass
+class TaskFigures:
+    """Everything the plan reports about one FPGA-capable task."""
+
+    name: str
+    calls: int
+    cpu_s: float
+    compute_s: float  # all calls
+    overhead_s: float  # all calls
+    copy_back_s: float  # all calls
+    call: CallCost
+
+    @property
+    def fpga_s(self) -> float:
+        return self.compute_s + self.overhead_s + self.copy_back_s
+
+
+def task_figures(
+    name: str, calls: int, cpu_s: float, kernel: ir.Kernel, est: Estimate, board: Board
+) -> TaskFigures:
+    cc = call_cost(kernel, board)
+    return TaskFigures(
+        name=name,
+        calls=calls,
+        cpu_s=cpu_s,
+        compute_s=calls * est.seconds,
+        overhead_s=calls * cc.overhead_s,
+        copy_back_s=calls * copy_from_fpga_s(cc.copy_back_bytes, board),
+        call=cc,
+    )
+
+
+def budget(board: Board, max_util: float) -> dict[str, float]:
+    """Usable resources: the utilisation cap of the device minus the overlay's fixed shell."""
+    return {r: max_util * float(board.resources[r]) - float(board.shell.get(r, 0)) for r in RESOURCES}
+
+
+def build_problem(
+    profile: Profile,
+    figures: dict[str, TaskFigures],
+    estimates: dict[str, Estimate],
+    board: Board,
+    scaling: Scaling,
+    max_util: float,
+    pins: dict[str, str],
+) -> Problem:
+    """The latency-objective problem over the FPGA-capable tasks."""
+    tasks = []
+    for name in sorted(figures):
+        f = figures[name]
+        e = estimates[name]
+        tasks.append(
+            TaskCost(
+                name=name,
+                cpu_s=f.cpu_s,
+                fpga_s=f.fpga_s,
+                resources={"lut": e.lut, "ff": e.ff, "dsp": e.dsp, "bram18": e.bram18},
+                pin=pins.get(name),
+            )
+        )
+    capable = set(figures)
+    all_cpu = all_cpu_seconds(profile, scaling)
+    base = all_cpu - sum(t.cpu_s for t in tasks)
+    edges = []
+    for e in sorted(profile.edges, key=lambda e: (e.src, e.dst, e.what)):
+        if e.dst not in capable:
+            continue
+        src_fp = profile.functions.get(e.src)
+        # a callee returning data to the caller that inlines it: no transfer
+        callee_to_caller = src_fp is not None and e.dst in src_fp.ancestors
+        c01 = 0.0 if callee_to_caller else copy_to_fpga_s(e.bytes, board)
+        edges.append(EdgeCost(e.src if e.src in capable else MAIN, e.dst, c01=c01))
+    exclusive = []
+    for name in sorted(capable):
+        for anc in sorted(profile.functions[name].ancestors):
+            if anc in capable:
+                exclusive.append((anc, name))
+    return Problem(
+        tasks=tasks,
+        edges=_merge_edges(edges),
+        budget=budget(board, max_util),
+        base_s=base,
+        exclusive=exclusive,
+    )
+
+
+def _merge_edges(edges: list[EdgeCost]) -> list[EdgeCost]:
+    merged: dict[tuple[str, str], EdgeCost] = {}
+    for e in edges:
+        m = merged.setdefault((e.src, e.dst), EdgeCost(e.src, e.dst))
+        m.c00 += e.c00
+        m.c01 += e.c01
+        m.c10 += e.c10
+        m.c11 += e.c11
+    return [merged[k] for k in sorted(merged)]
+
+
+def all_cpu_seconds(profile: Profile, scaling: Scaling) -> float:
+    """The whole app on the board's CPU.
+
+    From the instrumented run, the same run the task times come from, so the
+    parts add up (the profiler subtracts its own per-call cost from them).
+    """
+    return profile.wall_s * scaling.factor

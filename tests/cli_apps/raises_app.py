@@ -1,0 +1,5 @@
+def boom():
+    raise ValueError("the app's own failure")
+
+
+boom()

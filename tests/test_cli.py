@@ -1,0 +1,223 @@
+"""The command line: what a user sees, including every bad input the issue lists."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+APPS = Path(__file__).parent / "cli_apps"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("PARTITION_DEBUG", None)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "partition", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=300,
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def small_profile(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("prof")
+    out = d / "small.profile.json"
+    r = run("profile", str(APPS / "small_app.py"), "--out", str(out), "--", "500")
+    assert r.returncode == 0, r.stderr
+    assert "overhead" in r.stdout
+    return out
+
+
+def plan(tmp: Path, profile: Path, *extra: str, out: str = "b") -> subprocess.CompletedProcess:
+    return run(
+        "plan",
+        str(APPS / "small_app.py"),
+        "--board",
+        "pynq-z2",
+        "--profile",
+        str(profile),
+        "--out",
+        str(tmp / out),
+        *extra,
+    )
+
+
+def assert_clean_error(r: subprocess.CompletedProcess, *needles: str) -> None:
+    assert r.returncode != 0
+    assert r.stderr.startswith("partition: error: "), r.stderr
+    assert "Traceback" not in r.stderr
+    for n in needles:
+        assert n in r.stderr, (n, r.stderr)
+
+
+def test_help_lists_commands_and_options():
+    r = run("--help")
+    assert r.returncode == 0
+    for word in ("profile", "plan", "boards"):
+        assert word in r.stdout
+    r = run("plan", "--help")
+    for opt in (
+        "--board",
+        "--out",
+        "--objective",
+        "--max-util",
+        "--pin-cpu",
+        "--pin-fpga",
+        "--profile",
+        "--force",
+    ):
+        assert opt in r.stdout
+    r = run("profile", "--help")
+    assert "-- ARGS" in r.stdout
+
+
+def test_boards_lists_the_pynq_z2():
+    r = run("boards")
+    assert r.returncode == 0
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("pynq-z2"))
+    assert "xc7z020clg400-1" in line and "53,200" in line and "220" in line
+
+
+def test_plan_from_profile_is_deterministic(tmp_path, small_profile):
+    a = plan(tmp_path, small_profile, out="a")
+    b = plan(tmp_path, small_profile, out="b")
+    assert a.returncode == 0, a.stderr
+    assert b.returncode == 0, b.stderr
+    ta, tb = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert ta == tb
+    text = b"".join(ta.values())
+    assert str(tmp_path).encode() not in text and str(ROOT).encode() not in text
+    data = json.loads(ta["plan.json"])
+    placed = {t["name"]: t["placement"] for t in data["tasks"]}
+    assert placed["scale_add"] == "fpga" and placed["describe"] == "cpu"
+    assert data["predicted"]["speedup"] > 1
+    assert "hls/scale_add/scale_add.cpp" in ta
+
+
+def test_csim_of_the_generated_tree_passes(tmp_path, small_profile):
+    r = plan(tmp_path, small_profile)
+    assert r.returncode == 0, r.stderr
+    m = subprocess.run(
+        ["make", "-C", str(tmp_path / "b"), "csim"], capture_output=True, text=True, timeout=300
+    )
+    assert m.returncode == 0, m.stdout + m.stderr
+    assert "scale_add csim: PASS" in m.stdout
+
+
+def test_unsupported_constructs_are_reasons_in_the_report(tmp_path, small_profile):
+    assert plan(tmp_path, small_profile).returncode == 0
+    report = (tmp_path / "b" / "report.md").read_text()
+    assert "not translatable: small_app.py:" in report
+    assert "describe" in report
+
+
+def test_missing_app(tmp_path):
+    r = run("plan", str(tmp_path / "nope.py"), "--board", "pynq-z2", "--out", str(tmp_path / "b"))
+    assert_clean_error(r, "nope.py: no such file")
+    assert not (tmp_path / "b").exists()
+
+
+def test_app_with_syntax_error(tmp_path):
+    r = run("plan", str(APPS / "syntax_error_app.py"), "--board", "pynq-z2", "--out", str(tmp_path / "b"))
+    assert_clean_error(r, "syntax_error_app.py:1: syntax error")
+    assert not (tmp_path / "b").exists()
+
+
+def test_app_that_raises_shows_its_own_traceback(tmp_path):
+    r = run("plan", str(APPS / "raises_app.py"), "--board", "pynq-z2", "--out", str(tmp_path / "b"))
+    assert r.returncode != 0
+    assert "ValueError: the app's own failure" in r.stderr
+    assert "partition: error:" in r.stderr
+    assert "partition/" not in r.stderr.split("partition: error:")[0].replace("partition: error", "")
+    assert not (tmp_path / "b").exists()
+
+
+def test_unknown_board_lists_known_ones(tmp_path, small_profile):
+    r = run("plan", str(APPS / "small_app.py"), "--board", "pynq-z9", "--profile", str(small_profile))
+    assert_clean_error(r, "pynq-z9", "pynq-z2", "zcu104")
+
+
+def test_malformed_board_file_names_the_key(tmp_path, small_profile):
+    src = (ROOT / "boards" / "pynq-z2.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(src.replace("lut = 53200", "lut = -5", 1))
+    assert "lut = -5" in bad.read_text()
+    r = run("plan", str(APPS / "small_app.py"), "--board", str(bad), "--profile", str(small_profile))
+    assert_clean_error(r, "bad.toml", "lut")
+
+
+def test_budget_no_kernel_fits_names_the_resource(tmp_path, small_profile):
+    r = plan(tmp_path, small_profile, "--max-util", "0.0001")
+    assert_clean_error(r, "no kernel fits", "scale_add")
+    assert any(res in r.stderr for res in ("LUT", "FF", "DSP", "BRAM"))
+    assert not (tmp_path / "b").exists()
+
+
+def test_user_changes_are_not_overwritten_without_force(tmp_path, small_profile):
+    assert plan(tmp_path, small_profile).returncode == 0
+    report = tmp_path / "b" / "report.md"
+    report.write_text("my notes\n")
+    r = plan(tmp_path, small_profile)
+    assert_clean_error(r, "report.md", "--force")
+    assert report.read_text() == "my notes\n"
+    r = plan(tmp_path, small_profile, "--force")
+    assert r.returncode == 0
+    assert report.read_text() != "my notes\n"
+
+
+def test_foreign_folder_is_not_replaced(tmp_path, small_profile):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "thesis.tex").write_text("important")
+    r = plan(tmp_path, small_profile)
+    assert_clean_error(r, "not written by partition")
+    assert (tmp_path / "b" / "thesis.tex").read_text() == "important"
+
+
+def test_pins(tmp_path, small_profile):
+    r = plan(tmp_path, small_profile, "--pin-cpu", "scale_add")
+    assert r.returncode == 0
+    data = json.loads((tmp_path / "b" / "plan.json").read_text())
+    t = next(t for t in data["tasks"] if t["name"] == "scale_add")
+    assert t["placement"] == "cpu" and t["reason"] == "pinned to the CPU"
+    r = plan(tmp_path, small_profile, "--pin-fpga", "describe", "--force")
+    assert_clean_error(r, "--pin-fpga describe", "small_app.py:")
+    r = plan(tmp_path, small_profile, "--pin-fpga", "nothing_like_it", "--force")
+    assert_clean_error(r, "nothing_like_it", "scale_add")
+
+
+def test_profile_of_another_app_is_refused(tmp_path, small_profile):
+    other = tmp_path / "other.py"
+    shutil.copy(APPS / "small_app.py", other)
+    r = run(
+        "plan",
+        str(other),
+        "--board",
+        "pynq-z2",
+        "--profile",
+        str(small_profile),
+        "--out",
+        str(tmp_path / "x"),
+    )
+    assert_clean_error(r, "small_app.py", "other.py")
+
+
+def test_bad_profile_file(tmp_path):
+    p = tmp_path / "p.json"
+    p.write_text("{not json")
+    r = run("plan", str(APPS / "small_app.py"), "--board", "pynq-z2", "--profile", str(p))
+    assert_clean_error(r, "p.json:1")
