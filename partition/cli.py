@@ -212,7 +212,13 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
     t2 = time.perf_counter()
     if not args.quiet:
         print(summary(plan.data, str(out)))
-        print(f"partition itself took {t2 - t1:.2f} s (profiling the app {t1 - t0:.2f} s)")
+        took = f"partition itself took {t2 - t1:.2f} s"
+        if not args.profile:
+            took += f" (profiling the app {t1 - t0:.2f} s"
+            if prof.overhead is not None:
+                took += f"; profiler overhead {prof.overhead:.2f}× on the app's run"
+            took += ")"
+        print(took)
     return 0
 
 

@@ -203,7 +203,7 @@ def _plan_data(
                 "total_s": f.fpga_s,
                 "compute_s": f.compute_s,
                 "overhead_s": f.overhead_s,
-                "copy_back_s": f.copy_back_s,
+                "copy_out_s": f.copy_out_s,
                 "per_call": f.call.to_json(),
                 "estimate": e.to_json(),
             }
@@ -229,7 +229,7 @@ def _plan_data(
         src_fp = profile.functions.get(e.src)
         internal = src_fp is not None and e.dst in src_fp.ancestors and e.dst in fpga_set
         cost = 0.0
-        if dst_fpga and not src_fpga and not internal:
+        if dst_fpga and not internal and costs.is_array_edge(e, profile):
             cost = costs.copy_to_fpga_s(e.bytes, board)
         edges.append(
             {

@@ -221,3 +221,16 @@ def test_bad_profile_file(tmp_path):
     p.write_text("{not json")
     r = run("plan", str(APPS / "small_app.py"), "--board", "pynq-z2", "--profile", str(p))
     assert_clean_error(r, "p.json:1")
+
+
+def test_a_fresh_profile_changes_only_measured_figures(tmp_path, small_profile):
+    again = tmp_path / "again.json"
+    r = run("profile", str(APPS / "small_app.py"), "--out", str(again), "--no-baseline", "--", "500")
+    assert r.returncode == 0, r.stderr
+    assert plan(tmp_path, small_profile, out="one").returncode == 0
+    assert plan(tmp_path, again, out="two").returncode == 0
+    one, two = tree(tmp_path / "one"), tree(tmp_path / "two")
+    assert set(one) == set(two)
+    measured = {"plan.json", "profile.json", "graph.json", "graph.dot", "report.md", ".partition/manifest.json"}
+    for rel in sorted(set(one) - measured):
+        assert one[rel] == two[rel], rel

@@ -1,19 +1,20 @@
 """The cost model: profile + kernels + estimates + board constants -> a `Problem`.
 
-What one accelerated call costs on the board (blocking, the `latency` objective):
+What one accelerated call costs on the board (blocking, the `latency` objective),
+as the host runtime performs it:
 
 * **compute**: the kernel's cycles (load, compute, store phases) at the PL clock;
 * **call overhead**: the Python wrapper's fixed cost, one MMIO write per 32-bit
   argument word plus the start write, one MMIO read to see ap_done (and one per
   word of a scalar return), and a cache flush/invalidate per array buffer;
-* **copy-back** of arrays the kernel modifies in place: the caller holds the
-  original numpy array, so its new contents are copied out of the CMA buffer.
+* **copy-out** of every array the kernel produces (returned arrays, and arrays
+  it modifies in place, whose new contents go back into the caller's array):
+  results are handed to Python as ordinary numpy arrays.
 
-Data crossing from the CPU to the FPGA is copied into a contiguous (CMA) buffer;
-that cost sits on the data edge (charged when its producer is on the CPU and
-its consumer on the FPGA). Results come back as CMA-backed arrays the CPU reads
-directly, so an FPGA->CPU or FPGA->FPGA edge costs no copy (their cache
-maintenance is part of the per-call overhead).
+Array data flowing into an FPGA task is copied into a contiguous (CMA) buffer:
+that cost sits on the data edge and is charged whenever the consumer runs on
+the FPGA (the producer's result is an ordinary array either way). Scalars
+travel in registers and cost only their MMIO writes.
 
 CPU times scale from the profiling host to the board by the ratio of their
 times on the same pure-Python micro-benchmark; a profile made on the board
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from partition import ir
 from partition.boards import Board
 from partition.estimate.model import Estimate
-from partition.profile.model import MAIN, Profile
+from partition.profile.model import MAIN, Edge, Profile
 from partition.regmap import register_map
 from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost
 
@@ -68,7 +69,7 @@ class CallCost:
     mmio_reads: int
     buffers: int
     overhead_s: float
-    copy_back_bytes: int  # per call
+    copy_out_bytes: int  # per call
 
     def to_json(self) -> dict:
         return {
@@ -76,7 +77,7 @@ class CallCost:
             "mmio_reads": self.mmio_reads,
             "buffers": self.buffers,
             "overhead_s": self.overhead_s,
-            "copy_back_bytes": self.copy_back_bytes,
+            "copy_out_bytes": self.copy_out_bytes,
         }
 
 
@@ -95,8 +96,8 @@ def call_cost(kernel: ir.Kernel, board: Board) -> CallCost:
         + reads * float(itf["mmio_read_us"])
         + buffers * float(itf["sync_us"])
     )
-    copy_back = sum(p.nbytes for p in kernel.arrays if p.direction == "inout" and p.origin[0] == "arg")
-    return CallCost(writes, reads, buffers, overhead_us * 1e-6, copy_back)
+    copy_out = sum(p.nbytes for p in kernel.arrays if p.direction in ("out", "inout"))
+    return CallCost(writes, reads, buffers, overhead_us * 1e-6, copy_out)
 
 
 def copy_to_fpga_s(nbytes: int, board: Board) -> float:
@@ -116,12 +117,12 @@ class TaskFigures:
     cpu_s: float
     compute_s: float  # all calls
     overhead_s: float  # all calls
-    copy_back_s: float  # all calls
+    copy_out_s: float  # all calls
     call: CallCost
 
     @property
     def fpga_s(self) -> float:
-        return self.compute_s + self.overhead_s + self.copy_back_s
+        return self.compute_s + self.overhead_s + self.copy_out_s
 
 
 def task_figures(
@@ -134,7 +135,7 @@ def task_figures(
         cpu_s=cpu_s,
         compute_s=calls * est.seconds,
         overhead_s=calls * cc.overhead_s,
-        copy_back_s=calls * copy_from_fpga_s(cc.copy_back_bytes, board),
+        copy_out_s=calls * copy_from_fpga_s(cc.copy_out_bytes, board),
         call=cc,
     )
 
@@ -174,11 +175,13 @@ def build_problem(
     for e in sorted(profile.edges, key=lambda e: (e.src, e.dst, e.what)):
         if e.dst not in capable:
             continue
+        if not is_array_edge(e, profile):
+            continue
         src_fp = profile.functions.get(e.src)
         # a callee returning data to the caller that inlines it: no transfer
         callee_to_caller = src_fp is not None and e.dst in src_fp.ancestors
-        c01 = 0.0 if callee_to_caller else copy_to_fpga_s(e.bytes, board)
-        edges.append(EdgeCost(e.src if e.src in capable else MAIN, e.dst, c01=c01))
+        c = 0.0 if callee_to_caller else copy_to_fpga_s(e.bytes, board)
+        edges.append(EdgeCost(e.src if e.src in capable else MAIN, e.dst, c01=c, c11=c))
     exclusive = []
     for name in sorted(capable):
         for anc in sorted(profile.functions[name].ancestors):
@@ -191,6 +194,21 @@ def build_problem(
         base_s=base,
         exclusive=exclusive,
     )
+
+
+def is_array_edge(e: Edge, profile: Profile) -> bool:
+    """Whether an edge carries array data (scalars go through registers)."""
+    fp = profile.functions.get(e.dst)
+    if fp is None:
+        return True
+    labels = {w.strip() for w in e.what.split(",")}
+    known = False
+    for name, sig in zip(fp.params, fp.arg_sigs):
+        if name in labels:
+            known = True
+            if sig.get("type") in ("ndarray", "list", "tuple"):
+                return True
+    return not known
 
 
 def _merge_edges(edges: list[EdgeCost]) -> list[EdgeCost]:
