@@ -76,7 +76,7 @@ def make_plan(profile: Profile, app_dir: Path, board: Board, opts: Options) -> P
     kernels: dict[str, ir.Kernel] = {}
     rejected: dict[str, Rejected] = {}
     for name in sorted(profile.functions):
-        r = translate(profile.functions[name], app_dir)
+        r = translate(profile.functions[name], app_dir, profile.functions)
         if isinstance(r, Rejected):
             rejected[name] = r
         else:

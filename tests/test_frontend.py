@@ -200,13 +200,12 @@ def test_integer_power():
 @pytest.mark.parametrize(
     "fn,args,needle",
     [
-        (K.uses_while, (np.zeros(3, np.int8),), "while loop"),
         (K.uses_slice, (np.zeros(3, np.int8),), "slice"),
         (K.uses_print, (np.zeros(3, np.int8),), "call to print()"),
         (K.uses_list, ([1, 2, 3],), "is a list"),
         (K.whole_array, (np.zeros(3, np.int8),), "array x used as a value"),
         (K.mixed_types, (np.zeros(3, np.int32),), "holds both"),
-        (K.calls_helper, (np.zeros(3, np.int32),), "call to helper()"),
+        (K.calls_helper, (np.zeros(3, np.int32),), "helper() never ran in the profiled run"),
     ],
 )
 def test_rejections_name_line_and_construct(fn, args, needle):
@@ -229,3 +228,87 @@ def test_border_guard_removes_negative_index_handling():
         if isinstance(x, ir.Load) and x.array == "x"
     ]
     assert loads and not any(isinstance(i, ir.Select) for ld in loads for i in ld.index)
+
+
+def translate_with_helpers(fn, calls, helpers):
+    """Profile `fn` and its helpers (each with its own calls), then translate `fn`."""
+    functions = {h.__name__: profile_calls(h, hc, APP_DIR) for h, hc in helpers}
+    fp = profile_calls(fn, calls, APP_DIR)
+    functions[fn.__name__] = fp
+    return translate(fp, APP_DIR, functions), fp
+
+
+def check_with_helpers(fn, calls, helpers):
+    k, _ = translate_with_helpers(fn, calls, helpers)
+    assert not isinstance(k, Rejected), k.reason
+    for args in calls:
+        want, want_args = run_python(fn, args)
+        got, got_args = run_ir(k, args)
+        assert same(got, want), (fn.__name__, got, want)
+        for a, b in zip(got_args, want_args):
+            if isinstance(b, np.ndarray):
+                assert same(a, b)
+    return k
+
+
+def test_inlined_scalar_helper():
+    x = rand(np.int16, 40, -100, 100)
+    k = check_with_helpers(K.clamp_all, [(x,)], [(K.clamp, [(np.int16(3), np.int16(-50), np.int16(50))])])
+    assert any("clamp() inlined" in n for n in k.notes)
+
+
+def test_inlined_helper_writes_the_array_it_is_given():
+    check_with_helpers(K.uses_fill, [(np.zeros(9, np.int32),)], [(K.fill_ramp, [(np.zeros(9, np.int32), 7)])])
+
+
+def test_inlined_helpers_returning_arrays_and_tuples():
+    x = rand(np.int16, 25, -300, 300)
+    k = check_with_helpers(
+        K.pipeline_of_helpers,
+        [(x,)],
+        [(K.make_sq, [(x,)]), (K.minmax_of, [(np.zeros(3, np.int32),)])],
+    )
+    assert [r[0] for r in k.returns] == ["param", "scalar"]
+
+
+def test_recursion_is_rejected():
+    r, _ = translate_with_helpers(K.uses_recursion, [(np.zeros(4, np.int8),)], [(K.fact, [(4,)])])
+    assert isinstance(r, Rejected) and "recursive call to fact()" in r.construct
+
+
+def test_side_effect_inside_an_expression_is_rejected():
+    r, _ = translate_with_helpers(
+        K.bad_side_effect,
+        [(np.zeros(4, np.int32),)],
+        [(K.fill_and_count, [(np.zeros(4, np.int32),)]), (K.fill_ramp, [(np.zeros(4, np.int32), 1)])],
+    )
+    assert isinstance(r, Rejected) and "writes to an array it is given" in r.construct
+
+
+def test_early_returns_from_nested_loops():
+    x = rand(np.int16, 30, -100, 100)
+    check(K.find_first, [(x, 90), (x, 50)], extra=[(x, 127), (x, -128)])  # t is passed as int8
+
+
+def test_early_returns_in_an_inlined_helper():
+    check_with_helpers(K.classify, [(rand(np.int16, 20, -3, 3),)], [(K.sign_class, [(2,), (-2,), (0,)])])
+
+
+def test_while_with_a_proven_bound():
+    k = check(K.while_counted, [(rand(np.int16, 21),)])
+    assert any("proven from its condition" in n for n in k.notes)
+
+
+def test_while_with_a_marked_bound():
+    x = np.array([1000, 5], dtype=np.int32)
+    k = check(K.while_marked, [(x, 3), (x, 100)])
+    assert any("max-iterations mark" in n for n in k.notes)
+
+
+def test_while_without_a_bound_is_rejected():
+    r = translate(profile_calls(K.while_unbounded, [(np.array([100], np.int32),)], APP_DIR), APP_DIR)
+    assert isinstance(r, Rejected) and "max-iterations" in r.construct
+
+
+def test_simple_while_counter():
+    check(K.uses_while, [(np.zeros(3, np.int8),)])

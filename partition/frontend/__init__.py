@@ -31,8 +31,13 @@ def kernel_name(task: str) -> str:
     return c_name(task.replace(".", "_"))
 
 
-def translate(fp: FunctionProfile, app_dir: Path) -> ir.Kernel | Rejected:
-    """Lower one profiled function, or say precisely why it cannot be."""
+def translate(
+    fp: FunctionProfile, app_dir: Path, functions: dict[str, FunctionProfile] | None = None
+) -> ir.Kernel | Rejected:
+    """Lower one profiled function, or say precisely why it cannot be.
+
+    `functions` (the whole profile) lets calls to other app functions be inlined.
+    """
     if fp.kind in ("generator", "nested", "method"):
         what = {"generator": "generator function", "nested": "nested function", "method": "method"}[fp.kind]
         return Rejected(fp.name, fp.file, fp.line, f"{what} (kernels are module-level functions)")
@@ -43,6 +48,6 @@ def translate(fp: FunctionProfile, app_dir: Path) -> ir.Kernel | Rejected:
     except PartitionError as e:
         return Rejected(fp.name, fp.file, fp.line, e.message)
     try:
-        return Lowerer(fp, src, kernel_name(fp.name)).lower()
+        return Lowerer(fp, src, kernel_name(fp.name), functions, app_dir).lower()
     except Reject as r:
-        return Rejected(fp.name, fp.file, r.line, r.construct)
+        return Rejected(fp.name, r.file or fp.file, r.line, r.construct)

@@ -16,16 +16,21 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, DType, dtype, narrowest_signed
-from partition.frontend.source import FunctionSource, c_name
+from partition.errors import PartitionError
+from partition.frontend.returns import VALUE as RET_VALUE
+from partition.frontend.returns import EarlyReturnError, rewrite_returns
+from partition.frontend.source import FunctionSource, c_name, load_function
 from partition.frontend.types import (
     NP,
     PyBool,
@@ -93,10 +98,11 @@ _CMPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq",
 class Reject(Exception):
     """The function uses something outside the subset: `line` and `construct` say what."""
 
-    def __init__(self, line: int, construct: str):
+    def __init__(self, line: int, construct: str, file: str | None = None):
         super().__init__(construct)
         self.line = line
         self.construct = construct
+        self.file = file
 
 
 @dataclass
@@ -139,9 +145,35 @@ class RoundState:
     unstable: bool = False
     loop_counter: int = 0
     temp_counter: int = 0
+    inline_counter: int = 0
     dead_loop_vars: set[str] = field(default_factory=set)
     created: dict[str, tuple[DType, tuple[int, ...]]] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Scope:
+    """Names as one function body sees them: the kernel's own, or an inlined callee's.
+
+    Variables of a scope live in the shared tables under `prefix + name`, so
+    an inlined helper's locals never collide with its caller's.
+    """
+
+    prefix: str
+    fp: FunctionProfile
+    src: FunctionSource
+    fn: ast.FunctionDef
+    local_names: set[str] = field(default_factory=set)
+    arrays: dict[str, ArrayInfo] = field(default_factory=dict)
+    consts: dict[str, TE] = field(default_factory=dict)
+    scalar_params: dict[str, tuple[str, DType, PyType, int, str]] = field(default_factory=dict)
+    obs_params: dict[str, PyType] = field(default_factory=dict)
+    global_values: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def assigned_names(fn: ast.FunctionDef) -> set[str]:
+    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _const(value: Any, dt: DType) -> ir.Const:
@@ -173,16 +205,28 @@ def ir_dtype(pt: PyType) -> DType:
 
 
 class Lowerer:
-    def __init__(self, fp: FunctionProfile, src: FunctionSource, task: str):
-        self.fp = fp
-        self.src = src
-        self.fn = src.node
+    def __init__(
+        self,
+        fp: FunctionProfile,
+        src: FunctionSource,
+        task: str,
+        functions: dict[str, FunctionProfile] | None = None,
+        app_dir: Path | None = None,
+    ):
+        self.top = Scope("", fp, src, src.node, local_names=assigned_names(src.node))
+        self.sc = self.top
+        self.functions = functions or {}
+        self.app_dir = app_dir
+        self.key_scope: dict[str, tuple[Scope, str]] = {}
+        self.all_arrays: dict[str, ArrayInfo] = {}
+        self.roms: dict[str, ArrayInfo] = {}
+        self.inline_stack: list[tuple[str, int]] = []
+        self.pending: list[ir.Stmt] = []
+        self.call_statement: ast.Call | None = None
+        self.cond_depth = 0
         self.task = task
         self.notes: list[str] = []
         self.vars: dict[str, VarState] = {}
-        self.arrays: dict[str, ArrayInfo] = {}
-        self.consts: dict[str, TE] = {}
-        self.scalar_params: dict[str, tuple[str, DType, PyType, int, str]] = {}
         self.specialised: dict[str, Any] = {}
         self.used_names: set[str] = set()
         self.ir_names: dict[str, str] = {}
@@ -192,8 +236,58 @@ class Lowerer:
         self.ret: DType | None = None
         self.ret_pytype = ""
         self.return_tuple = False
-        self.local_param_names: list[str] = []
-        self.facts: dict[str, tuple[int, int]] = {}
+
+    # the current scope's view of names
+    @property
+    def fp(self) -> FunctionProfile:
+        return self.sc.fp
+
+    @property
+    def src(self) -> FunctionSource:
+        return self.sc.src
+
+    @property
+    def fn(self) -> ast.FunctionDef:
+        return self.sc.fn
+
+    @property
+    def arrays(self) -> dict[str, ArrayInfo]:
+        return self.sc.arrays
+
+    @property
+    def consts(self) -> dict[str, TE]:
+        return self.sc.consts
+
+    @property
+    def scalar_params(self) -> dict[str, tuple[str, DType, PyType, int, str]]:
+        return self.sc.scalar_params
+
+    @property
+    def obs_params(self) -> dict[str, PyType]:
+        return self.sc.obs_params
+
+    @property
+    def local_names(self) -> set[str]:
+        return self.sc.local_names
+
+    @property
+    def global_values(self) -> dict[str, Any]:
+        return self.sc.global_values
+
+    @property
+    def facts(self) -> dict[str, tuple[int, int]]:
+        return self.sc.facts
+
+    def key(self, pyname: str) -> str:
+        """The table key of a variable of the current scope."""
+        k = self.sc.prefix + pyname
+        self.key_scope.setdefault(k, (self.sc, pyname))
+        return k
+
+    def add_array(self, pyname: str, info: ArrayInfo) -> ArrayInfo:
+        self.sc.arrays[pyname] = info
+        self.all_arrays[info.name] = info
+        return info
 
     # ------------------------------------------------------------ helpers
 
@@ -204,7 +298,11 @@ class Lowerer:
     def irname(self, pyname: str) -> str:
         if pyname in self.ir_names:
             return self.ir_names[pyname]
-        base = c_name(pyname)
+        if ":" in pyname:  # a variable of an inlined helper: helper#k:name
+            fn, _, n = pyname.partition(":")
+            base = c_name(f"{fn.split('#')[0]}_{n.lstrip('_')}")
+        else:
+            base = c_name(pyname)
         name = base
         k = 2
         while name in self.used_names:
@@ -255,7 +353,7 @@ class Lowerer:
             except KeyError:
                 raise Reject(line, f"argument {pname} has dtype {sig['dtype']}") from None
             name = self.irname(pname)
-            self.arrays[pname] = ArrayInfo(pname, name, dt, shape, "param", NP(dt), position=pos)
+            self.add_array(pname, ArrayInfo(pname, name, dt, shape, "param", NP(dt), position=pos))
             return
         if t in ("int", "float", "bool", "npscalar"):
             values = []
@@ -291,7 +389,6 @@ class Lowerer:
             name = self.irname(pname)
             obs = PyInt(int(lo), int(hi)) if t == "int" else pt
             self.scalar_params[pname] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
-            self.obs_params = getattr(self, "obs_params", {})
             self.obs_params[pname] = obs
             if t == "int":
                 self.note(f"{pname}: Python int, observed {lo}..{hi}, passed as {dt.name}")
@@ -325,9 +422,7 @@ class Lowerer:
         raise Reject(line, f"constant of type {type(v).__name__}")
 
     def bind_globals(self) -> None:
-        self.global_values: dict[str, Any] = {}
-        for name, enc in self.fp.globals.items():
-            self.global_values[name] = decode_value(enc)
+        self.sc.global_values = {name: decode_value(enc) for name, enc in self.fp.globals.items()}
 
     def global_ref(self, name: str, node: ast.AST) -> TE | ArrayInfo:
         line = self.where(node)
@@ -345,6 +440,11 @@ class Lowerer:
     def rom(self, name: str, v: Any, line: int) -> ArrayInfo:
         if name in self.arrays:
             return self.arrays[name]
+        key = name if self.sc.src.rel == self.top.src.rel else f"{Path(self.sc.src.rel).stem}#g:{name}"
+        shared = self.roms.get(key)
+        if shared is not None:
+            self.sc.arrays[name] = shared
+            return shared
         if isinstance(v, np.ndarray):
             if v.ndim not in (1, 2) or v.size == 0:
                 raise Reject(line, f"global array {name} has shape {v.shape}")
@@ -353,7 +453,7 @@ class Lowerer:
             except KeyError:
                 raise Reject(line, f"global array {name} has dtype {v.dtype}") from None
             flat = [x.item() for x in v.reshape(-1)]
-            info = ArrayInfo(name, self.irname(name), dt, tuple(v.shape), "rom", NP(dt), init=flat)
+            info = ArrayInfo(name, self.irname(key), dt, tuple(v.shape), "rom", NP(dt), init=flat)
         else:
             if all(isinstance(x, bool) for x in v):
                 dt, elem = BOOL, PyBool()
@@ -366,27 +466,22 @@ class Lowerer:
             else:
                 dt, elem = FLOAT64, PyFloat()
             flat = [float(x) if dt.is_float else x for x in v]
-            info = ArrayInfo(name, self.irname(name), dt, (len(v),), "rom", elem, init=flat)
-        self.arrays[name] = info
-        return info
+            info = ArrayInfo(name, self.irname(key), dt, (len(v),), "rom", elem, init=flat)
+        self.roms[key] = info
+        return self.add_array(name, info)
 
     # --------------------------------------------------------------- main
 
     def lower(self) -> ir.Kernel:
-        self.local_names = {
-            n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
         self.bind_params()
         self.bind_globals()
-        body = self.fn.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-            body = body[1:]  # docstring
-        self.check_returns(body)
+        body = self.function_body(self.fn)
         stmts: list[ir.Stmt] = []
         for _ in range(MAX_ROUNDS):
             self.r = RoundState()
             self.returns = []
-            for a in self.arrays.values():
+            self.sc = self.top
+            for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False
             stmts = self.block(body, top=True)
             if not self.settle():
@@ -421,10 +516,11 @@ class Lowerer:
                 changed = True
         return changed
 
-    def widen(self, name: str, pt: PyInt, st: VarState) -> PyInt:
+    def widen(self, key: str, pt: PyInt, st: VarState) -> PyInt:
+        scope, name = self.key_scope.get(key, (self.top, key))
         if not st.widened:
             st.widened = True
-            obs = self.fp.local_ranges.get(name)
+            obs = scope.fp.local_ranges.get(name)
             first = st.first if isinstance(st.first, PyInt) else PyInt(0, 0)
             if obs and obs.get("kind") == "int" and not obs.get("partial"):
                 lo, hi = min(int(obs["min"]), first.lo), max(int(obs["max"]), first.hi)
@@ -477,9 +573,30 @@ class Lowerer:
             "(e.g. np.int32(...) or float(...))",
         )
 
-    def check_returns(self, body: list[ast.stmt]) -> None:
+    def function_body(self, fn: ast.FunctionDef) -> list[ast.stmt]:
+        """The statements to lower: docstring dropped, early returns folded into one final return."""
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        if not body:
+            return []
+        self.check_returns(body, nested_only=True)
+        try:
+            body = rewrite_returns(body)
+        except EarlyReturnError as e:
+            raise Reject(e.line, e.construct) from None
+        self.sc.local_names |= {
+            n.id
+            for s in body
+            for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        self.check_returns(body)
+        return body
+
+    def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-            if isinstance(node, ast.Return) and (not body or node is not body[-1]):
+            if isinstance(node, ast.Return) and (not body or node is not body[-1]) and not nested_only:
                 raise Reject(node.lineno, "return before the end of the function")
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 raise Reject(node.lineno, "nested function or class definition")
@@ -493,6 +610,19 @@ class Lowerer:
         return out
 
     def stmt(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
+        """One statement, preceded by what inlined calls in it compute."""
+        outer = self.pending
+        self.pending = []
+        value = getattr(s, "value", None)
+        self.call_statement = value if isinstance(value, ast.Call) else None
+        try:
+            out = self.stmt_body(s, top)
+            return self.pending + out
+        finally:
+            self.pending = outer
+            self.call_statement = None
+
+    def stmt_body(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
         line = s.lineno
         if isinstance(s, ast.Assign):
             if len(s.targets) != 1:
@@ -525,13 +655,17 @@ class Lowerer:
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return []
             if isinstance(s.value, ast.Call):
-                raise Reject(line, f"call to {self.callee_text(s.value.func)}() as a statement")
+                helper = self.resolve_helper(s.value.func)
+                if helper is None:
+                    raise Reject(line, f"call to {self.callee_text(s.value.func)}() as a statement")
+                self.inline(s.value, *helper)
+                return []
             raise Reject(line, "expression statement")
         if isinstance(s, ast.Assert):
             self.note(f"assert at line {line} is not checked in hardware")
             return []
         if isinstance(s, ast.While):
-            raise Reject(line, "while loop (only counted for loops over range() are supported)")
+            return [self.while_loop(s)]
         return [self.reject_stmt(s)]
 
     def reject_stmt(self, s: ast.stmt) -> ir.Stmt:
@@ -556,7 +690,13 @@ class Lowerer:
         if isinstance(target, ast.Name):
             if self.is_array_maker(value):
                 return self.make_array(target.id, value, line)
+            helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
+            if helper is not None:
+                result = self.inline(value, *helper)
+                return self.bind_result(target.id, result, line)
             if isinstance(value, ast.Name) and self.lookup_array(value.id) is not None:
+                if target.id.startswith(RET_VALUE):
+                    raise Reject(line, "returns an array from more than one place")
                 raise Reject(line, f"array alias {target.id} = {value.id} (use the array directly)")
             if target.id in self.arrays:
                 raise Reject(line, f"{target.id} is an array here and a scalar elsewhere")
@@ -583,6 +723,15 @@ class Lowerer:
             for n, d in zip(names, arr.shape):
                 out.append(self.assign_var(n.id, self.const_te(int(d), line), line, value))
             return out
+        helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
+        if helper is not None:
+            results = self.inline(value, *helper)
+            if not isinstance(results, list) or len(results) != len(names):
+                raise Reject(line, "unpacking a helper's result that is not a tuple of the same length")
+            out = []
+            for n, r in zip(names, results):
+                out.extend(self.bind_result(n.id, r, line))
+            return out
         if not isinstance(value, ast.Tuple) or len(value.elts) != len(names):
             raise Reject(line, "tuple assignment from something other than a tuple of the same length")
         temps = []
@@ -600,20 +749,21 @@ class Lowerer:
     def assign_var(self, pyname: str, te: TE, line: int, value_node: ast.AST | None) -> ir.Stmt:
         if pyname in self.scalar_params or pyname in self.consts:
             raise Reject(line, f"assignment to parameter {pyname} (use a new local name)")
-        self.r.dead_loop_vars.discard(pyname)
-        self.r.lines.setdefault(pyname, line)
-        prev = self.r.assigned.get(pyname)
+        key = self.key(pyname)
+        self.r.dead_loop_vars.discard(key)
+        self.r.lines.setdefault(key, line)
+        prev = self.r.assigned.get(key)
         pt = te.pt
         if isinstance(pt, PyFloat) and not (
             isinstance(te.e, ir.Const) and float(np.float32(te.e.value)) == te.e.value
         ):
-            self.r.float_nonconst.add(pyname)
+            self.r.float_nonconst.add(key)
         try:
-            self.r.assigned[pyname] = pt if prev is None else self.join_round(prev, pt, pyname)
+            self.r.assigned[key] = pt if prev is None else self.join_round(prev, pt, key)
         except Reject as e:
-            raise Reject(line, e.construct) from None
-        vt = self.var_type(pyname, fallback=pt)
-        return ir.Assign(self.irname(pyname), cast(te.e, ir_dtype(vt)), line)
+            raise Reject(line, e.construct.replace(key, pyname)) from None
+        vt = self.var_type(key, fallback=pt)
+        return ir.Assign(self.irname(key), cast(te.e, ir_dtype(vt)), line)
 
     def join_round(self, a: PyType, b: PyType, name: str) -> PyType:
         st = VarState(float_consts_only=name not in self.r.float_nonconst)
@@ -693,22 +843,114 @@ class Lowerer:
         # the loop variable's type must hold the bounds and one step past them
         iv = (min(lo_s, lo_e) + min(stepv, 0), max(hi_s, hi_e) + max(stepv, 0))
         trip = self.trip_estimate(it.args, stepv)
-        var = s.target.id
-        if var in self.arrays:
-            raise Reject(line, f"loop variable {var} is also an array")
+        pyvar = s.target.id
+        if pyvar in self.arrays:
+            raise Reject(line, f"loop variable {pyvar} is also an array")
+        if pyvar in self.scalar_params or pyvar in self.consts:
+            raise Reject(line, f"loop variable {pyvar} is a parameter (use a new local name)")
+        var = self.key(pyvar)
         assign_pt = PyInt(*iv)
         self.r.dead_loop_vars.discard(var)
         prev = self.r.assigned.get(var)
         self.r.assigned[var] = assign_pt if prev is None else self.join_round(prev, assign_pt, var)
         vt = self.var_type(var, fallback=assign_pt)
         if not isinstance(vt, PyInt):
-            raise Reject(line, f"loop variable {var} also holds {describe(vt)} values")
+            raise Reject(line, f"loop variable {pyvar} also holds {describe(vt)} values")
         vdt = ir_dtype(vt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
         body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
+
+    def while_loop(self, s: ast.While) -> ir.For:
+        """`while c:` as a counted loop over its bound whose first statement leaves when c is false.
+
+        The bound is proven (`while i < n` with `i` stepped by a constant once per
+        iteration and assigned nowhere else in the loop) or given on the `while`
+        line as `# partition: max-iterations N`.
+        """
+        line = s.lineno
+        if s.orelse:
+            raise Reject(line, "while ... else")
+        bound, how = self.while_bound(s)
+        self.note(f"line {line}: while loop bounded by {bound:,} iterations ({how})")
+        cond = self.truth(self.expr(s.test), s.test)
+        self.r.temp_counter += 1
+        counter = f"__w{self.r.temp_counter}"
+        key = self.key(counter)
+        pt = PyInt(0, bound)
+        self.r.assigned[key] = pt
+        self.vars.setdefault(key, VarState(pt=pt))
+        dt = ir_dtype(pt)
+        self.r.loop_counter += 1
+        label = f"L{self.r.loop_counter}"
+        leave = ir.If(ir.Un("not", cond.e, BOOL), [ir.Break(line)], [], line)
+        body = [leave, *self.block(s.body)]
+        return ir.For(self.irname(key), _const(0, dt), _const(bound, dt), 1, body, bound, line, label)
+
+    def while_bound(self, s: ast.While) -> tuple[int, str]:
+        line = s.lineno
+        text = self.src.path.read_text().splitlines()[line - 1] if self.src.path.exists() else ""
+        mark = re.search(r"#\s*partition:\s*max-iterations\s+(\d+)", text)
+        if mark:
+            return int(mark.group(1)), "max-iterations mark"
+        proven = self.proven_while_bound(s)
+        if proven is not None:
+            return proven, "proven from its condition"
+        raise Reject(
+            line,
+            "while loop without a provable bound (add `# partition: max-iterations N` on the while line, "
+            "or write it as a for loop over range())",
+        )
+
+    def proven_while_bound(self, s: ast.While) -> int | None:
+        t = s.test
+        if not (isinstance(t, ast.Compare) and len(t.ops) == 1):
+            return None
+        left, op, right = t.left, t.ops[0], t.comparators[0]
+        if isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+            left, right = right, left
+            op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE(), ast.Gt: ast.Lt(), ast.GtE: ast.LtE()}.get(
+                type(op), op
+            )
+        if not isinstance(left, ast.Name) or type(op) not in (ast.Lt, ast.LtE, ast.Gt, ast.GtE):
+            return None
+        var = left.id
+        steps = []
+        for n in ast.walk(ast.Module(body=s.body, type_ignores=[])):
+            if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                for tg in targets:
+                    if any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(tg)):
+                        steps.append(n)
+        if len(steps) != 1 or steps[0] not in s.body:
+            return None
+        step = steps[0]
+        if not (isinstance(step, ast.AugAssign) and isinstance(step.value, ast.Constant)):
+            return None
+        c = step.value.value
+        if not isinstance(c, int) or isinstance(c, bool) or c == 0:
+            return None
+        if isinstance(step.op, ast.Sub):
+            c = -c
+        elif not isinstance(step.op, ast.Add):
+            return None
+        # no continue may skip the step
+        idx = s.body.index(step)
+        if any(isinstance(n, ast.Continue) for b in s.body[:idx] for n in ast.walk(b)):
+            return None
+        ivar = range_of(self.var_type(self.key(var))) if var in self.local_names else None
+        other = range_of(self.expr(right).pt)
+        if ivar is None or other is None:
+            return None
+        upward = isinstance(op, (ast.Lt, ast.LtE))
+        if upward != (c > 0):
+            return None
+        inclusive = isinstance(op, (ast.LtE, ast.GtE))
+        span = (other[1] - ivar[0]) if upward else (ivar[1] - other[0])
+        span += 1 if inclusive else 0
+        return max(0, -(-span // abs(c)))
 
     def trip_estimate(self, args: list[ast.expr], step: int) -> int:
         """Iterations from the bounds, using observed values of scalar parameters."""
@@ -831,12 +1073,14 @@ class Lowerer:
         if prev is not None and prev != (dt, shape):
             raise Reject(line, f"array {pyname} is created twice with different shapes or dtypes")
         self.r.created[pyname] = (dt, shape)
-        if pyname in self.vars or pyname in self.r.assigned or pyname in self.scalar_params:
+        key = self.key(pyname)
+        if key in self.vars or key in self.r.assigned or pyname in self.scalar_params:
             raise Reject(line, f"{pyname} is a scalar elsewhere and an array here")
         info = self.arrays.get(pyname)
         if info is None:
-            info = ArrayInfo(pyname, self.irname(pyname), dt, shape, "local", NP(dt))
-            self.arrays[pyname] = info
+            irn = self.irname(key)
+            info = self.all_arrays.get(irn) or ArrayInfo(pyname, irn, dt, shape, "local", NP(dt))
+            self.add_array(pyname, info)
         elif info.kind != "local":
             raise Reject(line, f"{pyname} is a parameter or global and is re-created here")
         if kind.startswith("empty"):
@@ -1039,12 +1283,13 @@ class Lowerer:
 
     def read_var(self, name: str, node: ast.AST) -> TE:
         line = self.where(node)
-        if name in self.r.dead_loop_vars:
+        key = self.key(name)
+        if key in self.r.dead_loop_vars:
             raise Reject(line, f"loop variable {name} used after its loop")
-        pt = self.var_type(name)
-        if isinstance(pt, PyInt) and pt.lo == pt.hi and name in self.vars and not self.vars[name].widened:
+        pt = self.var_type(key)
+        if isinstance(pt, PyInt) and pt.lo == pt.hi and key in self.vars and not self.vars[key].widened:
             return TE(pt, _const(pt.lo, ir_dtype(pt)))
-        return TE(pt, ir.Var(self.irname(name), ir_dtype(pt)))
+        return TE(pt, ir.Var(self.irname(key), ir_dtype(pt)))
 
     def name(self, node: ast.Name) -> TE:
         n = node.id
@@ -1091,7 +1336,11 @@ class Lowerer:
             return self.compare(node)
         if isinstance(node, ast.IfExp):
             c = self.truth(self.expr(node.test), node.test)
-            a, b = self.expr(node.body), self.expr(node.orelse)
+            self.cond_depth += 1
+            try:
+                a, b = self.expr(node.body), self.expr(node.orelse)
+            finally:
+                self.cond_depth -= 1
             pt = self.join_values(a.pt, b.pt, line)
             dt = ir_dtype(pt)
             return TE(pt, ir.Select(c.e, cast(a.e, dt), cast(b.e, dt), dt))
@@ -1272,7 +1521,12 @@ class Lowerer:
         return TE(PyBool(), ir.Cmp("ne", te.e, _const(0, dt)))
 
     def boolop(self, node: ast.BoolOp) -> TE:
-        vals = [self.expr(v) for v in node.values]
+        vals = [self.expr(node.values[0])]
+        self.cond_depth += 1
+        try:
+            vals += [self.expr(v) for v in node.values[1:]]
+        finally:
+            self.cond_depth -= 1
         for v, n in zip(vals, node.values):
             if not v.e.dtype.is_bool:
                 raise Reject(
@@ -1291,11 +1545,15 @@ class Lowerer:
         left = self.expr(node.left)
         result: ir.Expr | None = None
         np_result = False
-        for op_node, right_node in zip(node.ops, node.comparators):
+        for k, (op_node, right_node) in enumerate(zip(node.ops, node.comparators)):
             op = _CMPS.get(type(op_node))
             if op is None:
                 raise Reject(node.lineno, f"comparison {type(op_node).__name__}")
-            right = self.expr(right_node)
+            self.cond_depth += k > 0
+            try:
+                right = self.expr(right_node)
+            finally:
+                self.cond_depth -= k > 0
             dt = self.common_cmp_dtype(left.pt, right.pt, node.lineno)
             np_result = np_result or isinstance(left.pt, NP) or isinstance(right.pt, NP)
             c = ir.Cmp(op, cast(left.e, dt), cast(right.e, dt))
@@ -1339,6 +1597,16 @@ class Lowerer:
         line = node.lineno
         f = node.func
         text = self.callee_text(f)
+        helper = self.resolve_helper(f)
+        if helper is not None:
+            result = self.inline(node, *helper)
+            if isinstance(result, TE):
+                return result
+            if result is None:
+                raise Reject(line, f"{text}() returns nothing, used as a value")
+            raise Reject(
+                line, f"{text}() returns an array or tuple inside an expression (assign it to a name first)"
+            )
         if node.keywords:
             raise Reject(line, f"call to {text}() with keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -1427,12 +1695,193 @@ class Lowerer:
             acc = TE(pt, ir.Bin(which, cast(acc.e, dt), cast(b.e, dt), dt))
         return acc
 
+    # ------------------------------------------------------------- inlining
+
+    def resolve_helper(self, f: ast.expr) -> tuple[FunctionProfile, FunctionSource] | None:
+        """The app function a call refers to, when partition inlines it; None for anything else."""
+        module = self.src.module
+        if isinstance(f, ast.Name):
+            name = f.id
+            if self.is_local_name(name) or name in self.arrays or self.numpy_attr(f) is not None:
+                return None
+            for node in module.body:
+                if isinstance(node, ast.FunctionDef) and node.name == name:
+                    return self.helper_here(node, f)
+            for node in module.body:
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    for a in node.names:
+                        if (a.asname or a.name) == name:
+                            return self.helper_task(f"{node.module}.{a.name}", f)
+            return None
+        if (
+            isinstance(f, ast.Attribute)
+            and isinstance(f.value, ast.Name)
+            and not self.is_local_name(f.value.id)
+        ):
+            for node in module.body:
+                if isinstance(node, ast.Import):
+                    for a in node.names:
+                        if (a.asname or a.name) == f.value.id and a.name != "numpy":
+                            return self.helper_task(f"{a.name}.{f.attr}", f)
+        return None
+
+    def helper_here(self, node: ast.FunctionDef, f: ast.expr) -> tuple[FunctionProfile, FunctionSource]:
+        lines = {node.lineno, *(d.lineno for d in node.decorator_list)}
+        for fp in self.functions.values():
+            if fp.file == self.src.rel and fp.line in lines and fp.qualname == node.name:
+                break
+        else:
+            raise Reject(
+                self.where(f), f"{node.name}() never ran in the profiled run, so it cannot be inlined"
+            )
+        if node.decorator_list:
+            raise Reject(self.where(f), f"call to decorated function {node.name}()")
+        return fp, FunctionSource(node, self.src.module, self.src.path, self.src.rel, *self._numpy_names())
+
+    def _numpy_names(self) -> tuple[set[str], dict[str, str]]:
+        return self.src.numpy_aliases, self.src.numpy_names
+
+    def helper_task(self, task: str, f: ast.expr) -> tuple[FunctionProfile, FunctionSource] | None:
+        fp = self.functions.get(task)
+        if fp is None:
+            return None
+        if self.app_dir is None:
+            raise Reject(self.where(f), f"call to {task}() in another module")
+        try:
+            src = load_function(self.app_dir, fp.file, fp.line, fp.qualname)
+        except PartitionError as e:
+            raise Reject(self.where(f), e.message) from None
+        if src.node.decorator_list:
+            raise Reject(self.where(f), f"call to decorated function {task}()")
+        return fp, src
+
+    def inline(self, call: ast.Call, fp: FunctionProfile, src: FunctionSource) -> Any:
+        """Lower a call to another app function in place; its statements go before the caller's.
+
+        Returns the call's value: a TE for a scalar, an ArrayInfo for an array, a list
+        of those for a tuple, or None.
+        """
+        fdef = src.node
+        line = call.lineno
+        ident = (src.rel, fdef.lineno)
+        if ident in self.inline_stack or ident == (self.top.src.rel, self.top.fn.lineno):
+            raise Reject(line, f"recursive call to {fdef.name}()")
+        a = fdef.args
+        if a.vararg or a.kwarg or a.kwonlyargs:
+            raise Reject(
+                line, f"call to {fdef.name}(), which takes *args, **kwargs or keyword-only arguments"
+            )
+        if any(isinstance(x, ast.Starred) for x in call.args):
+            raise Reject(line, f"call to {fdef.name}() with *args")
+        params = [p.arg for p in a.posonlyargs + a.args]
+        defaults = dict(zip(params[len(params) - len(a.defaults) :], a.defaults))
+        if len(call.args) > len(params):
+            raise Reject(line, f"{fdef.name}() called with too many arguments")
+        bound: dict[str, ast.expr] = dict(zip(params, call.args))
+        for kw in call.keywords:
+            if kw.arg is None or kw.arg not in params or kw.arg in bound:
+                raise Reject(line, f"{fdef.name}() called with keyword {kw.arg}")
+            bound[kw.arg] = kw.value
+        values: dict[str, Any] = {}
+        for p in params:  # arguments are evaluated in the caller, left to right
+            if p not in bound:
+                if p not in defaults:
+                    raise Reject(line, f"{fdef.name}() called without argument {p}")
+                values[p] = None
+                continue
+            node = bound[p]
+            arr = self.array_of(node) if isinstance(node, ast.Name) else None
+            values[p] = arr if arr is not None else self.expr(node)
+        self.r.inline_counter += 1
+        scope = Scope(
+            f"{fdef.name}#{self.r.inline_counter}:",
+            fp,
+            src,
+            fdef,
+            local_names=assigned_names(fdef) | set(params),
+            global_values={name: decode_value(enc) for name, enc in fp.globals.items()},
+        )
+        caller, outer = self.sc, self.pending
+        self.sc, self.pending = scope, []
+        self.inline_stack.append(ident)
+        saved_statement = self.call_statement
+        try:
+            stmts: list[ir.Stmt] = []
+            for p in params:
+                v = values[p]
+                if isinstance(v, ArrayInfo):
+                    scope.arrays[p] = v
+                else:
+                    te = self.expr(defaults[p]) if v is None else v
+                    stmts.extend(self.pending)
+                    self.pending = []
+                    stmts.append(self.assign_var(p, te, line, None))
+            body = self.function_body(fdef)
+            ret = body[-1] if body and isinstance(body[-1], ast.Return) else None
+            stmts.extend(self.block(body[:-1] if ret is not None else body))
+            self.call_statement = None
+            result = self.helper_result(ret, stmts) if ret is not None else None
+        except Reject as e:
+            raise Reject(e.line, e.construct, e.file or src.rel) from None
+        finally:
+            self.sc, self.pending = caller, outer
+            self.inline_stack.pop()
+            self.call_statement = saved_statement
+        written = {st.array for st in ir.walk_stmts(stmts) if isinstance(st, ir.Store)}
+        passed = {v.name for v in values.values() if isinstance(v, ArrayInfo)}
+        if written & passed and (self.cond_depth or self.call_statement is not call):
+            raise Reject(
+                line,
+                f"{fdef.name}() writes to an array it is given, inside a larger expression "
+                "(call it as a statement of its own)",
+            )
+        self.note(f"{fdef.name}() inlined at {self.src.rel}:{line}")
+        self.pending.extend(stmts)
+        return result
+
+    def helper_result(self, ret: ast.Return, stmts: list[ir.Stmt]) -> Any:
+        """Value of an inlined function's final `return`, evaluated in its scope."""
+        v = ret.value
+        if v is None or (isinstance(v, ast.Constant) and v.value is None):
+            return None
+        items = v.elts if isinstance(v, ast.Tuple) else [v]
+        out: list[Any] = []
+        for k, item in enumerate(items):
+            arr = self.array_of(item) if isinstance(item, ast.Name) else None
+            if arr is not None:
+                out.append(arr)
+                continue
+            te = self.expr(item)
+            stmts.extend(self.pending)
+            self.pending = []
+            tmp = f"__ret{k}"
+            stmts.append(self.assign_var(tmp, te, ret.lineno, item))
+            out.append(self.read_var(tmp, item))
+        return out if isinstance(v, ast.Tuple) else out[0]
+
+    def bind_result(self, name: str, result: Any, line: int) -> list[ir.Stmt]:
+        """`name = helper(...)`: a scalar is assigned, an array is bound to the name."""
+        if isinstance(result, TE):
+            if name in self.arrays:
+                raise Reject(line, f"{name} is an array here and a scalar elsewhere")
+            return [self.assign_var(name, result, line, None)]
+        if isinstance(result, ArrayInfo):
+            key = self.key(name)
+            if key in self.vars or key in self.r.assigned or name in self.scalar_params:
+                raise Reject(line, f"{name} is a scalar elsewhere and an array here")
+            prev = self.arrays.get(name)
+            if prev is not None and prev.name != result.name:
+                raise Reject(line, f"{name} names different arrays at different places")
+            self.arrays[name] = result
+            return []
+        raise Reject(line, "assigning the result of a function that returns nothing or a tuple")
+
     # -------------------------------------------------------------- result
 
     def kernel(self, body: list[ir.Stmt]) -> ir.Kernel:
         params: list[ir.Param] = []
         by_pos: dict[int, ir.Param] = {}
-        for a in self.arrays.values():
+        for a in self.top.arrays.values():
             if a.kind == "param":
                 if a.stored:
                     direction = "out" if (not a.loaded and self.full_coverage(a, body)) else "inout"
@@ -1441,20 +1890,20 @@ class Lowerer:
                 by_pos[a.position] = ir.Param(
                     a.name, "array", a.dtype, a.shape, direction, "ndarray", ("arg", a.position)
                 )
-        for irn, dt, _pt, pos, t in self.scalar_params.values():
+        for irn, dt, _pt, pos, t in self.top.scalar_params.values():
             by_pos[pos] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
         params = [by_pos[k] for k in sorted(by_pos)]
-        for a in self.arrays.values():
+        for a in self.all_arrays.values():
             if a.kind == "local" and a.returned is not None:
                 params.append(
                     ir.Param(a.name, "array", a.dtype, a.shape, "out", "ndarray", ("return", a.returned))
                 )
         returned_locals = {
-            a.name for a in self.arrays.values() if a.kind == "local" and a.returned is not None
+            a.name for a in self.all_arrays.values() if a.kind == "local" and a.returned is not None
         }
         locals_ = [
             ir.LocalArray(a.name, a.dtype, a.shape, a.init if a.kind == "rom" else None)
-            for a in self.arrays.values()
+            for a in self.all_arrays.values()
             if a.kind in ("local", "rom") and a.name not in returned_locals and (a.loaded or a.stored)
         ]
         scalars: dict[str, DType] = {}
@@ -1476,8 +1925,8 @@ class Lowerer:
             ret_pytype=self.ret_pytype,
             returns=list(self.returns),
             return_tuple=self.return_tuple,
-            source_file=self.src.rel,
-            source_line=self.fn.lineno,
+            source_file=self.top.src.rel,
+            source_line=self.top.fn.lineno,
             notes=list(self.notes),
             py_params=list(self.py_params),
             specialised=dict(self.specialised),
@@ -1494,13 +1943,8 @@ class Lowerer:
                 for x in ir.walk_expr(e):
                     if isinstance(x, ir.Var):
                         used.add(x.name)
-        params = {p.name for p in self.scalar_params_ir()}
+        params = {irn for irn, _dt, _pt, _pos, _t in self.top.scalar_params.values()}
         return used - params
-
-    def scalar_params_ir(self) -> list[ir.Param]:
-        return [
-            ir.Param(irn, "scalar", dt, (), "in") for irn, dt, _pt, _pos, _t in self.scalar_params.values()
-        ]
 
     def full_coverage(self, a: ArrayInfo, body: list[ir.Stmt]) -> bool:
         """True when a top-level loop nest stores every element of `a` unconditionally."""

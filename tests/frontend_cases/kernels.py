@@ -237,3 +237,118 @@ def guarded(x, taps):
                 acc += np.int32(x[n - k]) * np.int32(taps[k])
         y[n] = acc
     return y
+
+
+def clamp(v, lo, hi):
+    if v < lo:
+        return lo
+    return min(v, hi)
+
+
+def clamp_all(x):
+    y = np.zeros(len(x), dtype=np.int16)
+    for i in range(len(x)):
+        y[i] = clamp(x[i], np.int16(-50), np.int16(50))
+    return y
+
+
+def fill_ramp(buf, start):
+    for i in range(len(buf)):
+        buf[i] = start + i
+
+
+def uses_fill(n_buf):
+    fill_ramp(n_buf, 7)
+    s = np.int32(0)
+    for i in range(len(n_buf)):
+        s += n_buf[i]
+    return s
+
+
+def make_sq(x):
+    out = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        out[i] = np.int32(x[i]) * np.int32(x[i])
+    return out
+
+
+def minmax_of(x):
+    lo = x[0]
+    hi = x[0]
+    for i in range(len(x)):
+        lo = min(lo, x[i])
+        hi = max(hi, x[i])
+    return lo, hi
+
+
+def pipeline_of_helpers(x):
+    sq = make_sq(x)
+    lo, hi = minmax_of(sq)
+    return sq, hi - lo
+
+
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+
+
+def uses_recursion(x):
+    return fact(len(x))
+
+
+def bad_side_effect(x):
+    return x[0] + fill_and_count(x)
+
+
+def fill_and_count(x):
+    fill_ramp(x, 1)
+    return 1
+
+
+def find_first(x, t):
+    for i in range(len(x)):
+        for j in range(3):
+            if x[i] + j > t:
+                return i * 10 + j
+    return -1
+
+
+def sign_class(v):
+    if v > 0:
+        return 1
+    elif v < 0:
+        return -1
+    return 0
+
+
+def classify(x):
+    y = np.zeros(len(x), dtype=np.int8)
+    for i in range(len(x)):
+        y[i] = sign_class(int(x[i]))
+    return y
+
+
+def while_counted(x):
+    i = 0
+    s = np.int32(0)
+    while i < len(x):
+        s += x[i]
+        i += 2
+    return s
+
+
+def while_marked(x, t):
+    n = 0
+    v = np.int32(x[0])
+    while v > t:  # partition: max-iterations 64
+        v = v // 2
+        n += 1
+    return n
+
+
+def while_unbounded(x):
+    n = 0
+    v = int(x[0])
+    while v > 1:
+        v = v // 2
+        n += 1
+    return n
