@@ -8,7 +8,8 @@ Vitis HLS lays out `s_axi_control` for a top function whose control is
                 bit3 ap_ready (clear on read), bit7 auto_restart, bit9 interrupt
     0x04 GIE    global interrupt enable
     0x08 IER    bit0 ap_done, bit1 ap_ready interrupt enable
-    0x0C ISR    bit0 ap_done, bit1 ap_ready status (toggle on write)
+    0x0C ISR    bit0 ap_done, bit1 ap_ready status (toggle on write, as Vitis HLS
+                2023.1 and later; 2022.1 cleared it on read)
     0x10        the scalar return value, when the function returns one
     then        every argument in declaration order
 
@@ -35,6 +36,17 @@ AP_IDLE = 1 << 2
 AP_READY = 1 << 3
 AUTO_RESTART = 1 << 7
 INTERRUPT = 1 << 9
+
+CTRL_BITS = {
+    "ap_start": AP_START,
+    "ap_done": AP_DONE,
+    "ap_idle": AP_IDLE,
+    "ap_ready": AP_READY,
+    "auto_restart": AUTO_RESTART,
+    "interrupt": INTERRUPT,
+}
+IER_DONE = 1 << 0  # IER and ISR: the ap_done interrupt
+IER_READY = 1 << 1  # IER and ISR: the ap_ready interrupt
 
 POINTER_BITS = 64
 
@@ -64,11 +76,12 @@ class RegisterMap:
 
     @property
     def size(self) -> int:
-        """Address range the control slave decodes (next power of two, at least 64 B)."""
+        """Address range the control slave decodes: the next power of two covering the last
+        register, as Vitis sizes C_S_AXI_ADDR_WIDTH (a map ending at 0x18 decodes 32 B)."""
         end = FIRST
         for r in self.registers:
             end = max(end, r.offset + r.span)
-        size = 64
+        size = 16
         while size < end:
             size *= 2
         return size
@@ -88,14 +101,7 @@ class RegisterMap:
         return {
             "kernel": self.kernel,
             "control": {"CTRL": CTRL, "GIE": GIE, "IER": IER, "ISR": ISR},
-            "ctrl_bits": {
-                "ap_start": 0,
-                "ap_done": 1,
-                "ap_idle": 2,
-                "ap_ready": 3,
-                "auto_restart": 7,
-                "interrupt": 9,
-            },
+            "ctrl_bits": {name: mask.bit_length() - 1 for name, mask in CTRL_BITS.items()},
             "registers": [asdict(r) | {"words": r.words} for r in self.registers],
             "size": self.size,
         }
@@ -117,6 +123,12 @@ def layout(entries: list[tuple[str, int, str, str]], has_return: tuple[int, str]
     return regs
 
 
+def data_bits(dt) -> int:
+    """Declared width of a scalar register: a bool is 1 bit, other types their width
+    (each still takes a whole 32-bit word and a reserved word)."""
+    return 1 if dt.is_bool else dt.bits
+
+
 def register_map(kernel: ir.Kernel) -> RegisterMap:
     """The register map Vitis HLS generates for this kernel's top function."""
     entries = []
@@ -124,6 +136,6 @@ def register_map(kernel: ir.Kernel) -> RegisterMap:
         if p.kind == "array":
             entries.append((p.name, POINTER_BITS, "pointer", p.dtype.name))
         else:
-            entries.append((p.name, max(8, p.dtype.bits), "scalar", p.dtype.name))
-    ret = (max(8, kernel.ret.bits), kernel.ret.name) if kernel.ret is not None else None
+            entries.append((p.name, data_bits(p.dtype), "scalar", p.dtype.name))
+    ret = (data_bits(kernel.ret), kernel.ret.name) if kernel.ret is not None else None
     return RegisterMap(kernel.name, tuple(layout(entries, ret)))
