@@ -40,7 +40,9 @@ def _sig(values: list) -> dict:
     if isinstance(v0, float):
         return {"type": "float", "min": min(values), "max": max(values)}
     if isinstance(v0, list):
-        return {"type": "list", "elem": {"type": "int"}, "len": len(v0)}
+        lens = {len(v) for v in values}
+        items = [x for v in values for x in v]
+        return {"type": "list", "elem": _sig(items), "len": len(v0) if len(lens) == 1 else None}
     return {"type": "object", "pytype": type(v0).__name__}
 
 

@@ -39,9 +39,17 @@ def run_ir(kernel: ir.Kernel, args):
             if p.origin == ("arg", pos):
                 named[p.name] = args[pos]
     outs, ret = run_kernel(kernel, named)
+
+    def as_python(p, arr):
+        if p.pytype == "list":
+            return arr.tolist()
+        if p.pytype == "list_np":
+            return list(arr)
+        return arr
+
     results = []
     for kind, what in kernel.returns:
-        results.append(outs[what] if kind == "param" else ret)
+        results.append(as_python(kernel.param(what), outs[what]) if kind == "param" else ret)
     if not kernel.returns:
         res = None
     elif kernel.return_tuple:
@@ -56,6 +64,12 @@ def run_ir(kernel: ir.Kernel, args):
 
 
 def same(a, b) -> bool:
+    if isinstance(a, list):
+        return (
+            isinstance(b, list)
+            and len(a) == len(b)
+            and all(type(x) is type(y) and same(x, y) for x, y in zip(a, b))
+        )
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray):
@@ -202,7 +216,6 @@ def test_integer_power():
     [
         (K.uses_slice, (np.zeros(3, np.int8),), "slice"),
         (K.uses_print, (np.zeros(3, np.int8),), "call to print()"),
-        (K.uses_list, ([1, 2, 3],), "is a list"),
         (K.whole_array, (np.zeros(3, np.int8),), "array x used as a value"),
         (K.mixed_types, (np.zeros(3, np.int32),), "holds both"),
         (K.calls_helper, (np.zeros(3, np.int32),), "helper() never ran in the profiled run"),
@@ -312,3 +325,21 @@ def test_while_without_a_bound_is_rejected():
 
 def test_simple_while_counter():
     check(K.uses_while, [(np.zeros(3, np.int8),)])
+
+
+def test_list_argument_and_python_int_semantics():
+    k = check(K.uses_list, [([1, 2, 3, 200],), ([5, -7, 0, 1],)])
+    assert k.param("xs").pytype == "list" and k.param("xs").dtype.name == "int16"
+
+
+def test_local_lists_and_list_results():
+    k = check(K.list_hist, [(rand(np.uint8, 50, 0, 7),)])
+    out = next(p for p in k.params if p.origin[0] == "return")
+    assert out.pytype == "list"
+    check(K.grid_sum, [([[1, 2, 3], [4, 5, 6]],)])
+
+
+def test_list_of_numpy_scalars_comes_back_as_numpy_scalars():
+    k = check(K.doubled, [(rand(np.int16, 6),)])
+    out = next(p for p in k.params if p.origin[0] == "return")
+    assert out.pytype == "list_np"

@@ -127,6 +127,8 @@ class ArrayInfo:
     stored: bool = False
     full_store: bool = False
     returned: int | None = None
+    pytype: str = "ndarray"  # "ndarray", "list" (Python scalars) or "list_np" (numpy scalars)
+    elem_key: str | None = None  # a local list: its element type is joined like a variable's
 
 
 @dataclass
@@ -394,15 +396,59 @@ class Lowerer:
                 self.note(f"{pname}: Python int, observed {lo}..{hi}, passed as {dt.name}")
             return
         if t == "list":
-            raise Reject(
-                line, f"argument {pname} is a list (lists are not supported yet; pass a numpy array)"
+            shape, dt, elem = self.list_param(pname, sig, line)
+            name = self.irname(pname)
+            self.add_array(
+                pname, ArrayInfo(pname, name, dt, shape, "param", elem, position=pos, pytype="list")
             )
+            self.note(
+                f"{pname}: list of {describe(elem)}s, passed as {dt.name}[{']['.join(map(str, shape))}]"
+            )
+            return
         if t == "mixed":
             raise Reject(line, f"argument {pname} is called with different types ({', '.join(sig['types'])})")
         if t == "none":
             raise Reject(line, f"argument {pname} is None")
         what = sig.get("pytype", t)
         raise Reject(line, f"argument {pname} is a {what} object")
+
+    def list_param(self, pname: str, sig: dict, line: int) -> tuple[tuple[int, ...], DType, PyType]:
+        """Shape, element dtype and element type of a homogeneous (nested) list argument."""
+        shape: list[int] = []
+        cur = sig
+        while cur.get("type") == "list":
+            if cur.get("len") is None:
+                raise Reject(
+                    line, f"argument {pname} is called with lists of different lengths ({cur.get('lens')})"
+                )
+            shape.append(int(cur["len"]))
+            cur = cur["elem"]
+        if not 1 <= len(shape) <= 2 or 0 in shape:
+            raise Reject(line, f"argument {pname} is a list of shape {tuple(shape)} (1-D or 2-D, non-empty)")
+        t = cur.get("type")
+        if t == "int":
+            dt = narrowest_signed(int(cur["min"]), int(cur["max"]))
+            if dt is None:
+                raise Reject(line, f"argument {pname} holds integers beyond 64 bits")
+            return tuple(shape), dt, PyInt(dt.min, dt.max)
+        if t == "float":
+            return tuple(shape), FLOAT64, PyFloat()
+        if t == "bool":
+            return tuple(shape), BOOL, PyBool()
+        what = "different types" if t == "mixed" else (cur.get("pytype") or t)
+        raise Reject(
+            line, f"argument {pname} is a list of {what} (lists of ints, floats or bools are supported)"
+        )
+
+    def elem_type(self, arr: ArrayInfo) -> PyType:
+        """What reading an element gives; a local list's element type is the join of what it holds."""
+        if arr.elem_key is None:
+            return arr.elem
+        pt = self.var_type(arr.elem_key, fallback=arr.elem)
+        arr.elem = pt
+        arr.dtype = ir_dtype(pt)
+        arr.pytype = "list_np" if isinstance(pt, NP) else "list"
+        return pt
 
     def const_te(self, v: Any, line: int) -> TE:
         if isinstance(v, (bool, np.bool_)):
@@ -690,6 +736,8 @@ class Lowerer:
         if isinstance(target, ast.Name):
             if self.is_array_maker(value):
                 return self.make_array(target.id, value, line)
+            if isinstance(value, (ast.List, ast.ListComp, ast.BinOp)) and self.list_maker(value) is not None:
+                return self.make_list(target.id, value, line)
             helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
             if helper is not None:
                 result = self.inline(value, *helper)
@@ -798,7 +846,7 @@ class Lowerer:
             arr, idx = self.subscript_target(s.target)
             arr.loaded = True
             arr.stored = True
-            cur = TE(arr.elem, ir.Load(arr.name, idx, arr.dtype))
+            cur = TE(self.elem_type(arr), ir.Load(arr.name, idx, arr.dtype))
             te = self.binop(op, cur, self.expr(s.value), s)
             return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
         raise Reject(line, "augmented assignment to this target")
@@ -806,6 +854,16 @@ class Lowerer:
     def store_value(self, te: TE, arr: ArrayInfo, line: int) -> ir.Expr:
         if arr.kind == "rom":
             raise Reject(line, f"writes to global array {arr.pyname} (kernels may only read globals)")
+        if arr.elem_key is not None:
+            key = arr.elem_key
+            prev = self.r.assigned.get(key)
+            try:
+                self.r.assigned[key] = te.pt if prev is None else self.join_round(prev, te.pt, key)
+            except Reject as e:
+                raise Reject(line, e.construct.replace(key, f"list {arr.pyname}")) from None
+            self.elem_type(arr)
+        elif arr.pytype == "list" and not isinstance(te.pt, (PyInt, PyFloat, PyBool)):
+            self.note(f"line {line}: numpy scalars stored into list {arr.pyname} come back as Python numbers")
         if isinstance(te.pt, PyInt) and (arr.dtype.is_int) and not fits((te.pt.lo, te.pt.hi), arr.dtype):
             self.note(
                 f"line {line}: a Python int stored into {arr.pyname} ({arr.dtype.name}) may not fit; "
@@ -1092,6 +1150,72 @@ class Lowerer:
         else:
             fill = cast(self.expr(fill_node).e, dt)
         return self.fill_loops(info, fill, line)
+
+    def list_maker(self, node: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
+        """(fill value, sizes) of `[v] * n`, `[v for _ in range(n)]`, `[[v] * m for _ in range(n)]`."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            lst, n = node.left, node.right
+            if isinstance(n, ast.List):
+                lst, n = n, lst
+            if (
+                isinstance(lst, ast.List)
+                and len(lst.elts) == 1
+                and not isinstance(lst.elts[0], (ast.List, ast.ListComp))
+            ):
+                return lst.elts[0], [n]
+            return None
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+            g = node.generators[0]
+            it = g.iter
+            if (
+                g.ifs
+                or g.is_async
+                or not isinstance(g.target, ast.Name)
+                or not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range")
+                or len(it.args) != 1
+            ):
+                return None
+            if any(isinstance(x, ast.Name) and x.id == g.target.id for x in ast.walk(node.elt)):
+                return None
+            inner = self.list_maker(node.elt) if isinstance(node.elt, (ast.BinOp, ast.ListComp)) else None
+            if inner is not None:
+                return inner[0], [it.args[0], *inner[1]]
+            if (
+                isinstance(node.elt, (ast.List, ast.ListComp, ast.BinOp))
+                and inner is None
+                and isinstance(node.elt, ast.List)
+            ):
+                return None
+            return node.elt, [it.args[0]]
+        return None
+
+    def make_list(self, pyname: str, node: ast.expr, line: int) -> list[ir.Stmt]:
+        """A fixed-size local list: an on-chip array whose element type is what it is given."""
+        fill_node, size_nodes = self.list_maker(node)  # type: ignore[misc]
+        shape = []
+        for n in size_nodes:
+            r = range_of(self.int_expr(n).pt)
+            if r is None or r[0] != r[1] or r[0] <= 0:
+                raise Reject(line, "list size that is not a positive constant")
+            shape.append(int(r[0]))
+        if len(shape) > 2:
+            raise Reject(line, "list nested more than two deep")
+        key = self.key(pyname)
+        if key in self.vars or key in self.r.assigned or pyname in self.scalar_params:
+            raise Reject(line, f"{pyname} is a scalar elsewhere and a list here")
+        fill = self.expr(fill_node)
+        ekey = key + "[]"
+        info = self.arrays.get(pyname)
+        if info is None:
+            irn = self.irname(key)
+            info = self.all_arrays.get(irn) or ArrayInfo(
+                pyname, irn, ir_dtype(fill.pt), tuple(shape), "local", fill.pt, pytype="list", elem_key=ekey
+            )
+            self.add_array(pyname, info)
+        elif info.elem_key is None or info.shape != tuple(shape):
+            raise Reject(line, f"{pyname} is created twice with different shapes or kinds")
+        self.store_value(fill, info, line)
+        return self.fill_loops(info, cast(fill.e, info.dtype), line)
 
     def fill_loops(self, info: ArrayInfo, value: ir.Expr, line: int) -> list[ir.Stmt]:
         info.stored = True
@@ -1407,7 +1531,8 @@ class Lowerer:
                 return self.const_te(arr.shape[r[0]], line)
         arr, idx = self.subscript_target(node)
         arr.loaded = True
-        return TE(arr.elem, ir.Load(arr.name, idx, arr.dtype))
+        pt = self.elem_type(arr)
+        return TE(pt, ir.Load(arr.name, idx, arr.dtype))
 
     def binop(self, op: str, a: TE, b: TE, node: ast.AST) -> TE:
         line = self.where(node)
@@ -1888,7 +2013,7 @@ class Lowerer:
                 else:
                     direction = "in"
                 by_pos[a.position] = ir.Param(
-                    a.name, "array", a.dtype, a.shape, direction, "ndarray", ("arg", a.position)
+                    a.name, "array", a.dtype, a.shape, direction, a.pytype, ("arg", a.position)
                 )
         for irn, dt, _pt, pos, t in self.top.scalar_params.values():
             by_pos[pos] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
@@ -1896,7 +2021,7 @@ class Lowerer:
         for a in self.all_arrays.values():
             if a.kind == "local" and a.returned is not None:
                 params.append(
-                    ir.Param(a.name, "array", a.dtype, a.shape, "out", "ndarray", ("return", a.returned))
+                    ir.Param(a.name, "array", a.dtype, a.shape, "out", a.pytype, ("return", a.returned))
                 )
         returned_locals = {
             a.name for a in self.all_arrays.values() if a.kind == "local" and a.returned is not None

@@ -352,3 +352,27 @@ def while_unbounded(x):
         v = v // 2
         n += 1
     return n
+
+
+def list_hist(x):
+    counts = [0] * 8
+    for i in range(len(x)):
+        counts[x[i]] += 1
+    return counts
+
+
+def grid_sum(m):
+    rows = [[0] * 3 for _ in range(2)]
+    total = 0
+    for r in range(len(m)):
+        for c in range(3):
+            rows[r][c] = m[r][c] * 2
+            total += rows[r][c]
+    return total
+
+
+def doubled(x):
+    out = [np.int16(0)] * len(x)
+    for i in range(len(x)):
+        out[i] = x[i] * np.int16(2)
+    return out
