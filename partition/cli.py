@@ -81,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument(
         "--board", required=True, metavar="B", help="board name (see `partition boards`) or a board TOML file"
     )
+    pl.add_argument(
+        "--board-overrides",
+        metavar="FILE.toml",
+        help="board figures measured on the board (the build tree's boards/B.calibrate.py writes "
+        "B.measured.toml); its values replace the board file's and are reported as measured",
+    )
     pl.add_argument("--out", metavar="DIR", help="build tree folder (default: build/APP_STEM)")
     pl.add_argument(
         "--objective",
@@ -186,7 +192,8 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
-    board = load_board(args.board)
+    overrides = Path(args.board_overrides) if args.board_overrides else None
+    board = load_board(args.board, overrides=overrides)
     check_user_changes(out, args.force)
     t0 = time.perf_counter()
     if args.profile:

@@ -1,0 +1,528 @@
+"""The runtime: accelerated callables with the Python functions' signatures.
+
+`Runtime(backend, spec_path, functions=...)` gives, per FPGA task, a callable
+that behaves like the original function. Each call
+
+1. binds the arguments to the Python parameters and checks the guards
+   (marshal.py); a miss runs the original function instead, counted and
+   reported once;
+2. copies every array argument into a device buffer from a pool (one per
+   argument, reused across calls) and flushes it; writes buffer addresses and
+   scalars into the argument registers (64-bit values low word first) and
+   ap_start;
+3. waits for ap_done (the backend's `wait_done`), invalidates the buffers the
+   kernel wrote, copies produced arrays out into ordinary numpy arrays and
+   in-place results back into the caller's arrays, reads ap_return;
+4. returns what the function would have returned: the same tuple shape, numpy
+   scalars or Python int/float/bool as the function produced them, and the
+   caller's own array objects where the function returned an argument.
+
+`start(*args)` does steps 1-2 and returns a handle; `handle.wait()` does step 3,
+so the CPU can work while the kernel runs. With `check=True` every accelerated
+call is also run through the original function on copies of its arguments and
+the two results are compared (integers exactly, floats within the spec's
+tolerance); a mismatch is recorded and the CPU's result is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from . import marshal
+from .device import Backend, BufferPool, DeviceBuffer, KernelPort
+from .errors import BackendError, CallError, KernelBusy, KernelTimeout
+from .spec import KernelSpec, Spec, load_spec
+
+DEFAULT_TIMEOUT_S = 10.0
+_DIGITS = re.compile(r"\d+")
+MAX_MESSAGES = 3
+
+
+class KernelStats:
+    """What happened to one task's calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0  # accelerated calls completed
+        self.total_s = 0.0  # time callers spent in those calls
+        self.guard_s = 0.0  # argument binding and guards
+        self.in_s = 0.0  # copies into buffers and flushes
+        self.regs_s = 0.0  # argument writes and ap_start
+        self.wait_s = 0.0  # waiting for ap_done
+        self.out_s = 0.0  # invalidates, copies out, ap_return
+        self.polls = 0
+        self.fallbacks = 0
+        self.fallback_s = 0.0
+        self.fallback_reasons: dict[str, int] = {}
+        self.checks = 0
+        self.mismatches = 0
+        self.mismatch_messages: list[str] = []
+        self.timeouts = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in sorted(vars(self).items())}
+
+
+class CallHandle:
+    """A call in flight. `wait()` returns the function's result (or raises its error)."""
+
+    def __init__(self, kernel: AcceleratedKernel):
+        self._kernel = kernel
+        self._finished = False
+        self._result: Any = None
+        self._error: BaseException | None = None
+        self._done_seen = False
+        # set by the device path
+        self._args: tuple = ()
+        self._bufs: list[DeviceBuffer] = []
+        self._ref: tuple | None = None
+        self._t_started = 0.0
+
+    @property
+    def task(self) -> str:
+        return self._kernel.spec.task
+
+    def done(self) -> bool:
+        """Whether wait() would return at once (one look at the kernel, no blocking)."""
+        if self._finished or self._done_seen:
+            return True
+        if self._kernel._pending is not self:
+            return True
+        if self._kernel.port.done_now():
+            self._done_seen = True
+            return True
+        return False
+
+    def wait(self, timeout: float | None = None) -> Any:
+        if not self._finished:
+            self._kernel._finish(self, timeout)
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+    def _complete(self, result: Any) -> CallHandle:
+        self._finished = True
+        self._result = result
+        return self
+
+
+class AcceleratedKernel:
+    """One task: guards, marshalling, the call itself, statistics."""
+
+    def __init__(self, runtime: Runtime, spec: KernelSpec):
+        self.runtime = runtime
+        self.spec = spec
+        self.stats = KernelStats()
+        self.function: Callable | None = None
+        self._impl: Callable | None = None
+        self._signature: inspect.Signature | None = None
+        self._reported: set[Any] = set()
+        self._pending: CallHandle | None = None
+        self._suspect = False
+        self._nparams = len(spec.py_params)
+        self._guards = marshal.kernel_guards(spec)
+        self._overlap = marshal.overlap_guard(spec)
+        self._written_args = [p.position for p in spec.params if p.origin == "arg" and p.direction != "in"]
+        self.port: KernelPort = None  # type: ignore[assignment]
+        if not runtime.backend.executes_python:
+            self._compile_device_path()
+
+    # ------------------------------------------------------------ set-up
+
+    def bind(self, function: Callable) -> None:
+        self.function = function
+        try:
+            self._signature = inspect.signature(function)
+        except (TypeError, ValueError):
+            self._signature = None
+        if self.runtime.backend.executes_python:
+            self._impl = self.runtime.backend.implementation(self.spec, function)
+
+    def _compile_device_path(self) -> None:
+        k = self.spec
+        rm = k.regmap
+        self._ctrl = rm.ctrl
+        # arrays: (param, low-word offset, argument position or -1, copy in, written by the kernel)
+        self._arrays = []
+        for p in k.arrays:
+            reg = rm.by_name(p.name)
+            pos = p.position if p.origin == "arg" else -1
+            self._arrays.append(
+                (p, reg.offset, pos, p.origin == "arg" and p.direction != "out", p.direction != "in")
+            )
+        self._scalars = []
+        for p in k.scalars:
+            reg = rm.by_name(p.name)
+            offsets = [reg.offset + 4 * i for i in range(reg.words)]
+            self._scalars.append((p.position, offsets, marshal.encoder(p.dtype)))
+        self._ret_offsets: list[int] = []
+        if k.ret_dtype is not None:
+            reg = rm.by_name("ap_return")
+            self._ret_offsets = [reg.offset + 4 * i for i in range(reg.words)]
+            self._ret_decode = marshal.decoder(k.ret_dtype)
+
+    def open_port(self) -> None:
+        self.port = self.runtime.backend.port(self.spec)
+        if not self.port.is_idle():
+            raise KernelBusy(
+                f"kernel {self.spec.name} is busy before its first call (CTRL shows ap_idle=0): another "
+                "program is driving it, or it was left running; reload the overlay and try again"
+            )
+
+    # -------------------------------------------------------------- calls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.start(*args, **kwargs).wait()
+
+    def start(self, *args: Any, **kwargs: Any) -> CallHandle:
+        t0 = time.perf_counter()
+        handle = CallHandle(self)
+        if kwargs or len(args) != self._nparams:
+            bound = self._bind_arguments(args, kwargs)
+            if bound is None:
+                return self._fallback(
+                    handle, args, kwargs, "call-shape", "the call does not match the signature", t0
+                )
+            call_args = bound
+        else:
+            call_args = args
+        for pos, guard in self._guards:
+            reason = guard(call_args[pos])
+            if reason is not None:
+                return self._fallback(handle, args, kwargs, pos, reason, t0)
+        if self._overlap is not None:
+            reason = self._overlap(call_args)
+            if reason is not None:
+                return self._fallback(handle, args, kwargs, "overlap", reason, t0)
+        rt = self.runtime
+        ref = None
+        if rt.check:
+            ref = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in call_args)
+        if rt.backend.executes_python:
+            if self._impl is None:
+                raise CallError(
+                    f"task {self.spec.task}: no Python function bound; call Runtime.accelerate first"
+                )
+            result = self._impl(*call_args)
+            t1 = time.perf_counter()
+            st = self.stats
+            st.calls += 1
+            st.total_s += t1 - t0
+            if ref is not None:
+                result = self._check(call_args, result, ref)
+            return handle._complete(result)
+        return self._start_device(handle, call_args, ref, t0)
+
+    def _bind_arguments(self, args: tuple, kwargs: dict) -> tuple | None:
+        if self._signature is None:
+            return None
+        try:
+            b = self._signature.bind(*args, **kwargs)
+        except TypeError:
+            return None
+        b.apply_defaults()
+        try:
+            out = tuple(b.arguments[name] for name in self.spec.py_params)
+        except KeyError:
+            return None
+        return out if len(b.arguments) == self._nparams else None
+
+    def _fallback(
+        self, handle: CallHandle, args: tuple, kwargs: dict, key: Any, reason: str, t0: float
+    ) -> CallHandle:
+        st = self.stats
+        st.fallbacks += 1
+        st.fallback_reasons[reason] = st.fallback_reasons.get(reason, 0) + 1
+        once = (key, _DIGITS.sub("#", reason))  # once per argument and kind of miss
+        if once not in self._reported:
+            self._reported.add(once)
+            self.runtime._say(f"{self.spec.task}: running on the CPU: {reason} (reported once)")
+        if self.function is None:
+            raise CallError(
+                f"task {self.spec.task}: the call cannot use the kernel ({reason}) and no CPU function is bound"
+            )
+        result = self.function(*args, **kwargs)
+        st.fallback_s += time.perf_counter() - t0
+        return handle._complete(result)
+
+    def _start_device(self, handle: CallHandle, args: tuple, ref: tuple | None, t0: float) -> CallHandle:
+        if self._pending is not None:
+            self._pending.wait()  # one call at a time per kernel: finish the earlier one first
+        if self._suspect:
+            if not self.port.is_idle():
+                raise KernelBusy(
+                    f"kernel {self.spec.name} is still running the call that timed out; reload the overlay"
+                )
+            self._suspect = False
+        tg = time.perf_counter()
+        pool = self.runtime.pool
+        bufs = []
+        addresses = []
+        try:
+            for p, _off, pos, copy_in, _written in self._arrays:
+                b = pool.acquire(p.shape, p.np)
+                bufs.append(b)
+                if copy_in:
+                    np.copyto(b.array, args[pos])
+                    b.flush()
+                addresses.append(int(b.device_address))
+        except BaseException:
+            pool.release(bufs)
+            raise
+        t1 = time.perf_counter()
+        write = self.port.write32
+        for (_p, off, _pos, _ci, _w), addr in zip(self._arrays, addresses):
+            write(off, addr & 0xFFFFFFFF)
+            write(off + 4, addr >> 32)
+        for pos, offsets, enc in self._scalars:
+            for off, word in zip(offsets, enc(args[pos])):
+                write(off, word)
+        write(self._ctrl, 1)  # ap_start
+        t2 = time.perf_counter()
+        st = self.stats
+        st.guard_s += tg - t0
+        st.in_s += t1 - tg
+        st.regs_s += t2 - t1
+        st.total_s += t2 - t0
+        handle._args = args
+        handle._bufs = bufs
+        handle._ref = ref
+        handle._t_started = t2
+        self._pending = handle
+        return handle
+
+    def _finish(self, handle: CallHandle, timeout: float | None) -> None:
+        if handle._finished:
+            return
+        t2 = time.perf_counter()
+        st = self.stats
+        limit = self.runtime.timeout if timeout is None else timeout
+        try:
+            polls = 0 if handle._done_seen else self.port.wait_done(limit)
+        except KernelTimeout as e:
+            st.timeouts += 1
+            self._suspect = True
+            self._pending = None
+            self.runtime.pool.quarantine(handle._bufs)
+            handle._finished = True
+            handle._error = e
+            raise
+        t3 = time.perf_counter()
+        args = handle._args
+        produced: dict[str, np.ndarray] = {}
+        for (p, _off, pos, _ci, written), b in zip(self._arrays, handle._bufs):
+            if not written:
+                continue
+            b.invalidate()
+            if pos < 0:
+                produced[p.name] = np.array(b.array, copy=True)
+            else:
+                np.copyto(args[pos], b.array)
+        ret = None
+        if self._ret_offsets:
+            read = self.port.read32
+            ret = self._ret_decode([read(off) for off in self._ret_offsets])
+        t4 = time.perf_counter()
+        self.runtime.pool.release(handle._bufs)
+        handle._bufs = []
+        self._pending = None
+        result = self._assemble(args, produced, ret)
+        st.calls += 1
+        st.polls += polls
+        st.wait_s += t3 - t2
+        st.out_s += t4 - t3
+        t4 = time.perf_counter()
+        st.total_s += t4 - t2
+        if handle._ref is not None:
+            result = self._check(args, result, handle._ref)
+        handle._complete(result)
+
+    def _assemble(self, args: tuple, produced: dict[str, np.ndarray], ret: Any) -> Any:
+        k = self.spec
+        items = []
+        for kind, what in k.returns:
+            if kind == "scalar":
+                items.append(marshal.to_pytype(ret, k.ret_pytype or "int", k.ret_dtype or "int64"))
+            else:
+                p = next(q for q in k.params if q.name == what)
+                items.append(args[p.position] if p.origin == "arg" else produced[p.name])
+        if k.return_tuple:
+            return tuple(items)
+        return items[0] if items else None
+
+    # -------------------------------------------------------------- check
+
+    def _check(self, args: tuple, result: Any, ref_args: tuple) -> Any:
+        st = self.stats
+        st.checks += 1
+        fn = self.function
+        if fn is None:
+            raise CallError(f"task {self.spec.task}: --check needs the Python function bound")
+        want = fn(*ref_args)
+        tol = self.runtime.spec.float_tolerance
+        problem = marshal.compare(result, want, tol)
+        if problem is None:
+            for pos in self._written_args:
+                problem = marshal.compare(
+                    args[pos], ref_args[pos], tol, f"argument {self.spec.py_params[pos]}"
+                )
+                if problem:
+                    break
+        if problem is None:
+            return result
+        st.mismatches += 1
+        if len(st.mismatch_messages) < MAX_MESSAGES:
+            st.mismatch_messages.append(problem)
+        if st.mismatches <= MAX_MESSAGES:
+            self.runtime._say(f"{self.spec.task}: CHECK MISMATCH (call {st.checks}): {problem}")
+        # continue with the CPU's answer, in the caller's own arrays
+        for pos in self._written_args:
+            np.copyto(args[pos], ref_args[pos])
+        return _swap_identity(want, ref_args, args)
+
+
+def _swap_identity(value: Any, ref_args: tuple, args: tuple) -> Any:
+    for r, a in zip(ref_args, args):
+        if value is r:
+            return a
+    if isinstance(value, tuple):
+        return tuple(_swap_identity(v, ref_args, args) for v in value)
+    return value
+
+
+# ====================================================================== runtime
+
+BACKENDS = {
+    "cpu": ("partition_runtime.cpu_backend", "CpuBackend"),
+    "pynq": ("partition_runtime.pynq_backend", "PynqBackend"),
+}
+
+
+def make_backend(name: str, **options: Any) -> Backend:
+    """A backend by name (`cpu`, `pynq`); a simulator passes its own Backend instance instead."""
+    import importlib
+
+    try:
+        module, cls = BACKENDS[name]
+    except KeyError:
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(sorted(BACKENDS))}") from None
+    return getattr(importlib.import_module(module), cls)(**options)
+
+
+class Runtime:
+    """The accelerated tasks of one build tree, on one backend.
+
+    backend    "cpu", "pynq" or a Backend instance
+    spec_path  the build tree's host/<app>_kernels.json
+    overlay    the .bit to load (pynq; default: the spec's overlay/<app>.bit)
+    functions  {task: original Python function}; more can be bound with accelerate()
+    timeout    seconds to wait for ap_done by default
+    check      also run every accelerated call on the CPU and compare
+    """
+
+    def __init__(
+        self,
+        backend: str | Backend,
+        spec_path: str | Path,
+        overlay: str | Path | None = None,
+        functions: dict[str, Callable] | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        check: bool = False,
+        log: TextIO | None = None,
+        **backend_options: Any,
+    ):
+        self.spec: Spec = load_spec(spec_path)
+        self.timeout = float(timeout)
+        self.check = bool(check)
+        self._log = log
+        if isinstance(backend, str):
+            if overlay is not None:
+                backend_options["overlay"] = overlay
+            backend = make_backend(backend, **backend_options)
+        elif backend_options or overlay is not None:
+            raise BackendError("backend options are given to the Backend instance, not to Runtime")
+        self.backend: Backend = backend
+        self.backend.open(self.spec)
+        self.pool = BufferPool(self.backend)
+        self.kernels: dict[str, AcceleratedKernel] = {}
+        self.functions: dict[str, Callable] = {}
+        for ks in self.spec.kernels:
+            ak = AcceleratedKernel(self, ks)
+            if not self.backend.executes_python:
+                ak.open_port()
+            self.kernels[ks.task] = ak
+        for task, fn in (functions or {}).items():
+            self.accelerate(task, fn)
+
+    # ------------------------------------------------------------------ API
+
+    def accelerate(self, task: str, function: Callable) -> Callable:
+        """The accelerated version of `function` (the original Python code of `task`)."""
+        ak = self.kernel(task)
+        ak.bind(function)
+
+        @functools.wraps(function)
+        def accelerated(*args: Any, **kwargs: Any) -> Any:
+            return ak.start(*args, **kwargs).wait()
+
+        accelerated.start = ak.start  # type: ignore[attr-defined]
+        accelerated.kernel = ak  # type: ignore[attr-defined]
+        accelerated.original = function  # type: ignore[attr-defined]
+        self.functions[task] = accelerated
+        return accelerated
+
+    def kernel(self, task: str) -> AcceleratedKernel:
+        self.spec.kernel(task)  # a clear error for unknown tasks
+        return self.kernels[task]
+
+    def start(self, task: str, *args: Any, **kwargs: Any) -> CallHandle:
+        return self.kernel(task).start(*args, **kwargs)
+
+    def __getitem__(self, task: str) -> Callable:
+        try:
+            return self.functions[task]
+        except KeyError:
+            self.spec.kernel(task)
+            raise CallError(f"task {task!r} has no Python function bound yet; use accelerate()") from None
+
+    @property
+    def tasks(self) -> list[str]:
+        return self.spec.tasks
+
+    @property
+    def mismatches(self) -> int:
+        return sum(k.stats.mismatches for k in self.kernels.values())
+
+    def stats(self) -> dict[str, dict[str, Any]]:
+        return {task: k.stats.to_json() for task, k in self.kernels.items()}
+
+    def report(self) -> str:
+        from .report import format_report
+
+        return format_report(self)
+
+    def close(self) -> None:
+        for k in self.kernels.values():
+            if k._pending is not None:
+                with contextlib.suppress(KernelTimeout):
+                    k._pending.wait()
+        self.pool.close()
+        self.backend.close()
+
+    def __enter__(self) -> Runtime:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _say(self, text: str) -> None:
+        print(f"partition_runtime: {text}", file=self._log if self._log is not None else sys.stderr)

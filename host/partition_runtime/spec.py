@@ -1,0 +1,263 @@
+"""The kernel spec: what the runtime needs to know about each FPGA task.
+
+`partition plan` writes it into the build tree as host/<app>_kernels.json
+(format "partition-host/1"). Top level:
+
+    format            "partition-host/1"
+    app               {"file", "sha256"}: the application the plan was made for
+    board             {"name", "part", "family", "pl_mhz"}
+    clock             {"pl_mhz", "fclk", "tolerance"}: the PL clock the design was built for
+                      (FCLK index, relative tolerance before the runtime resets it)
+    overlay           {"bit", "hwh"}: default overlay files, relative to the spec's folder
+    float_tolerance   {dtype: {"rtol", "atol"}}: how --check compares floats
+    kernels           one entry per FPGA task, in task order:
+
+    name              IP / C++ top function name
+    task              the Python function (profile task name)
+    function          its name in the source (last part of the task name)
+    vlnv              "xilinx.com:hls:<name>:1.0"
+    source            {"file", "line"}: where the function is defined (app-relative)
+    py_params         the Python parameters, in order
+    params            kernel arguments in register order: {"name", "kind" (array|scalar),
+                      "dtype", "shape", "direction" (in|out|inout), "pytype", "origin" [kind, k]}
+                      origin ["arg", position] or ["return", index in the returned tuple]
+    specialised       {python param: {"value", "pytype", "dtype"}}: compiled-in constants
+    returns           [["param", name] | ["scalar", dtype], ...]: the Python return value, in order
+    return_tuple      whether the function returns a tuple
+    ret               null, or {"dtype", "pytype"} of the scalar return (ap_return)
+    regmap            the register map (partition.regmap.RegisterMap.to_json())
+    predicted         the plan's figures per call (seconds): cpu_s, host_s, fpga_s, compute_s,
+                      overhead_s, copy_in_s, copy_out_s, and calls (profiled call count)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import SpecError
+
+FORMAT = "partition-host/1"
+
+SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
+ARRAY_PYTYPES = ("ndarray",)
+DTYPE_NAMES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+)
+
+
+def np_dtype(name: str) -> np.dtype:
+    if name not in DTYPE_NAMES:
+        raise SpecError(f"unsupported dtype {name!r}")
+    return np.dtype(np.bool_) if name == "bool" else np.dtype(name)
+
+
+class Register:
+    __slots__ = ("bits", "dtype", "kind", "name", "offset", "words")
+
+    def __init__(self, d: dict[str, Any]):
+        self.name = str(d["name"])
+        self.offset = int(d["offset"])
+        self.bits = int(d["bits"])
+        self.kind = str(d["kind"])
+        self.dtype = str(d["dtype"])
+        self.words = int(d.get("words", max(1, (self.bits + 31) // 32)))
+
+
+class RegisterMap:
+    def __init__(self, d: dict[str, Any]):
+        control = d["control"]
+        self.ctrl = int(control["CTRL"])
+        self.gie = int(control["GIE"])
+        self.ier = int(control["IER"])
+        self.isr = int(control["ISR"])
+        self.size = int(d["size"])
+        self.registers = [Register(r) for r in d["registers"]]
+        self._by_name = {r.name: r for r in self.registers}
+
+    def by_name(self, name: str) -> Register:
+        return self._by_name[name]
+
+    def get(self, name: str) -> Register | None:
+        return self._by_name.get(name)
+
+
+class Param:
+    __slots__ = ("direction", "dtype", "kind", "name", "np", "origin", "position", "pytype", "shape")
+
+    def __init__(self, d: dict[str, Any]):
+        self.name = str(d["name"])
+        self.kind = str(d["kind"])
+        self.dtype = str(d["dtype"])
+        self.np = np_dtype(self.dtype)
+        self.shape = tuple(int(x) for x in d.get("shape", ()))
+        self.direction = str(d.get("direction", "in"))
+        self.pytype = str(d.get("pytype", "ndarray" if self.kind == "array" else "int"))
+        origin = d.get("origin", ["arg", 0])
+        self.origin = str(origin[0])
+        self.position = int(origin[1])
+
+    @property
+    def nbytes(self) -> int:
+        n = self.np.itemsize
+        for s in self.shape:
+            n *= s
+        return n
+
+
+class KernelSpec:
+    """One FPGA task as the runtime sees it."""
+
+    def __init__(self, d: dict[str, Any], where: str):
+        try:
+            self.name = str(d["name"])
+            self.task = str(d["task"])
+            self.function = str(d.get("function", self.task.rsplit(".", 1)[-1]))
+            self.vlnv = str(d["vlnv"])
+            src = d.get("source", {})
+            self.source_file = str(src.get("file", ""))
+            self.source_line = int(src.get("line", 0))
+            self.py_params = [str(p) for p in d["py_params"]]
+            self.params = [Param(p) for p in d["params"]]
+            self.specialised = {str(k): dict(v) for k, v in d.get("specialised", {}).items()}
+            self.returns = [(str(a), str(b)) for a, b in d.get("returns", [])]
+            self.return_tuple = bool(d.get("return_tuple", False))
+            ret = d.get("ret")
+            self.ret_dtype = str(ret["dtype"]) if ret else None
+            self.ret_pytype = str(ret["pytype"]) if ret else None
+            self.regmap = RegisterMap(d["regmap"])
+            self.predicted = {str(k): v for k, v in d.get("predicted", {}).items()}
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise SpecError(f"{where}: malformed kernel entry ({type(e).__name__}: {e})") from None
+        self._check(where)
+
+    def _check(self, where: str) -> None:
+        here = f"{where}: kernel {self.name}"
+        for p in self.params:
+            if p.kind not in ("array", "scalar"):
+                raise SpecError(f"{here}: parameter {p.name} has kind {p.kind!r}")
+            allowed = ARRAY_PYTYPES if p.kind == "array" else SCALAR_PYTYPES
+            if p.pytype not in allowed:
+                raise SpecError(
+                    f"{here}: parameter {p.name} has Python type {p.pytype!r}, not one of {allowed}"
+                )
+            if p.direction not in ("in", "out", "inout"):
+                raise SpecError(f"{here}: parameter {p.name} has direction {p.direction!r}")
+            if p.origin == "arg" and not 0 <= p.position < len(self.py_params):
+                raise SpecError(f"{here}: parameter {p.name} comes from argument {p.position}, out of range")
+            if p.origin not in ("arg", "return"):
+                raise SpecError(f"{here}: parameter {p.name} has origin {p.origin!r}")
+            if self.regmap.get(p.name) is None:
+                raise SpecError(f"{here}: parameter {p.name} has no register in the register map")
+        covered = {p.position for p in self.params if p.origin == "arg"}
+        for pos, name in enumerate(self.py_params):
+            if pos not in covered and name not in self.specialised:
+                raise SpecError(
+                    f"{here}: Python parameter {name} is neither a kernel argument nor specialised"
+                )
+        for name, entry in self.specialised.items():
+            if entry.get("pytype") not in SCALAR_PYTYPES or "value" not in entry:
+                raise SpecError(f"{here}: specialised parameter {name} needs a value and a scalar pytype")
+            if entry["pytype"] == "npscalar":
+                np_dtype(str(entry.get("dtype")))
+        for kind, what in self.returns:
+            if kind == "param":
+                if not any(p.name == what for p in self.params):
+                    raise SpecError(f"{here}: returns unknown parameter {what}")
+            elif kind == "scalar":
+                if self.ret_dtype is None:
+                    raise SpecError(f"{here}: returns a scalar but has no ret entry")
+            else:
+                raise SpecError(f"{here}: unknown return kind {kind!r}")
+        if self.ret_dtype is not None:
+            np_dtype(self.ret_dtype)
+            if self.ret_pytype not in SCALAR_PYTYPES:
+                raise SpecError(f"{here}: scalar return has Python type {self.ret_pytype!r}")
+            if self.regmap.get("ap_return") is None:
+                raise SpecError(f"{here}: scalar return but no ap_return register")
+
+    @property
+    def arrays(self) -> list[Param]:
+        return [p for p in self.params if p.kind == "array"]
+
+    @property
+    def scalars(self) -> list[Param]:
+        return [p for p in self.params if p.kind == "scalar"]
+
+
+class Spec:
+    """The whole spec file."""
+
+    def __init__(self, data: dict[str, Any], path: Path | None = None):
+        where = str(path) if path is not None else "kernel spec"
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            got = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise SpecError(
+                f"{where}: format {got!r}, expected {FORMAT!r}; regenerate the build tree with this "
+                "version of partition (`partition plan ...`)"
+            )
+        self.path = path
+        self.folder = path.parent if path is not None else Path(".")
+        try:
+            self.app = dict(data["app"])
+            self.board = dict(data["board"])
+            clock = data["clock"]
+            self.pl_mhz = float(clock["pl_mhz"])
+            self.fclk = int(clock.get("fclk", 0))
+            self.clock_tolerance = float(clock.get("tolerance", 0.01))
+            overlay = data.get("overlay", {})
+            self.overlay_bit = str(overlay.get("bit", ""))
+            self.overlay_hwh = str(overlay.get("hwh", ""))
+            self.float_tolerance = {
+                str(k): (float(v["rtol"]), float(v["atol"])) for k, v in data["float_tolerance"].items()
+            }
+            entries = data["kernels"]
+        except (KeyError, TypeError, ValueError) as e:
+            raise SpecError(f"{where}: malformed spec ({type(e).__name__}: {e})") from None
+        self.kernels = [KernelSpec(k, where) for k in entries]
+        self._by_task = {k.task: k for k in self.kernels}
+        if len(self._by_task) != len(self.kernels):
+            raise SpecError(f"{where}: two kernels for the same task")
+
+    def kernel(self, task: str) -> KernelSpec:
+        try:
+            return self._by_task[task]
+        except KeyError:
+            known = ", ".join(sorted(self._by_task)) or "(none)"
+            raise SpecError(f"no FPGA task {task!r} in the spec; its tasks: {known}") from None
+
+    @property
+    def tasks(self) -> list[str]:
+        return [k.task for k in self.kernels]
+
+    def overlay_path(self) -> Path:
+        return self.folder / self.overlay_bit
+
+
+def load_spec(path: str | Path) -> Spec:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SpecError(
+            f"{p}: cannot read the kernel spec ({e.strerror}); it is written by `partition plan` "
+            "into build/<app>/host/"
+        ) from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise SpecError(f"{p}: not valid JSON ({e}); regenerate it with `partition plan`") from None
+    return Spec(data, p)

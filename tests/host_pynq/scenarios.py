@@ -1,0 +1,567 @@
+"""Runtime scenarios over the fake device: run by pytest (tests/test_host_runtime.py) and,
+unchanged, by selftest.py under the board-like interpreter (Python 3.10, numpy < 2).
+
+KERNELS describes the test kernels in plain data (pytest turns them into partition IR
+kernels and writes their spec with partition.codegen.host.host_spec); FUNCTIONS are
+their Python originals. Each `scenario_*` takes the spec path and asserts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fake_device import FakeBackend, decode_register
+from partition_runtime import CallError, KernelTimeout, Runtime, SpecError, load_spec
+from partition_runtime.cpu_backend import CpuBackend
+
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+]
+
+
+def _arr(name, dtype, shape, direction, origin):
+    return {
+        "name": name,
+        "kind": "array",
+        "dtype": dtype,
+        "shape": list(shape),
+        "direction": direction,
+        "pytype": "ndarray",
+        "origin": list(origin),
+    }
+
+
+def _sc(name, dtype, pytype, pos):
+    return {
+        "name": name,
+        "kind": "scalar",
+        "dtype": dtype,
+        "shape": [],
+        "direction": "in",
+        "pytype": pytype,
+        "origin": ["arg", pos],
+    }
+
+
+def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", specialised=None):
+    return {
+        "py_params": list(py_params),
+        "params": params,
+        "returns": [list(r) for r in returns],
+        "return_tuple": tuple_,
+        "ret": ret,
+        "ret_pytype": ret_pytype,
+        "specialised": specialised or {},
+    }
+
+
+KERNELS: dict[str, dict[str, Any]] = {
+    "scale_add": _k(
+        ["x", "y"],
+        [
+            _arr("x", "int16", (16,), "in", ("arg", 0)),
+            _arr("y", "int16", (16,), "in", ("arg", 1)),
+            _arr("out_r", "int32", (16,), "out", ("return", 0)),
+        ],
+        returns=[("param", "out_r")],
+    ),
+    "mix": _k(
+        ["a", "n", "f", "flag", "s"],
+        [
+            _arr("a", "float32", (3, 4), "inout", ("arg", 0)),
+            _sc("n", "int16", "int", 1),
+            _sc("f", "float64", "float", 2),
+            _sc("flag", "bool", "bool", 3),
+            _sc("s", "uint64", "npscalar", 4),
+        ],
+        returns=[("param", "a"), ("scalar", "int64")],
+        tuple_=True,
+        ret="int64",
+        ret_pytype="int",
+    ),
+    "scale_k": _k(
+        ["x", "k"],
+        [_arr("x", "int32", (8,), "in", ("arg", 0)), _arr("out_r", "int32", (8,), "out", ("return", 0))],
+        returns=[("param", "out_r")],
+        specialised={"k": 3},
+    ),
+    "axpy": _k(
+        ["y", "x", "a"],
+        [
+            _arr("y", "float64", (8,), "inout", ("arg", 0)),
+            _arr("x", "float64", (8,), "in", ("arg", 1)),
+            _sc("a", "float64", "float", 2),
+        ],
+    ),
+    "fill": _k(["dst", "v"], [_arr("dst", "int32", (8,), "out", ("arg", 0)), _sc("v", "int32", "int", 1)]),
+    "stats2": _k(
+        ["m"],
+        [
+            _arr("m", "float64", (2, 3), "in", ("arg", 0)),
+            _arr("lo", "float64", (3,), "out", ("return", 0)),
+            _arr("hi", "float64", (3,), "out", ("return", 2)),
+        ],
+        returns=[("param", "lo"), ("scalar", "float64"), ("param", "hi")],
+        tuple_=True,
+        ret="float64",
+        ret_pytype="float",
+    ),
+}
+for _dt in DTYPES:
+    KERNELS[f"ident_{_dt}"] = _k(
+        ["v"], [_sc("v", _dt, "npscalar", 0)], returns=[("scalar", _dt)], ret=_dt, ret_pytype="npscalar"
+    )
+KERNELS["ident_pyint"] = _k(
+    ["v"], [_sc("v", "int64", "int", 0)], returns=[("scalar", "int64")], ret="int64", ret_pytype="int"
+)
+KERNELS["ident_pyfloat"] = _k(
+    ["v"],
+    [_sc("v", "float64", "float", 0)],
+    returns=[("scalar", "float64")],
+    ret="float64",
+    ret_pytype="float",
+)
+KERNELS["ident_pybool"] = _k(
+    ["v"], [_sc("v", "bool", "bool", 0)], returns=[("scalar", "bool")], ret="bool", ret_pytype="bool"
+)
+
+
+def scale_add(x, y):
+    out = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        out[i] = np.int32(x[i]) * 3 + np.int32(y[i])
+    return out
+
+
+def mix(a, n, f, flag, s):
+    a *= np.float32(2)
+    a += np.float32(f)
+    total = n * 3 + (1 if flag else 0) + int(s % np.uint64(1000))
+    return a, total
+
+
+def scale_k(x, k):
+    return x * k
+
+
+def axpy(y, x, a):
+    y += a * x
+
+
+def fill(dst, v):
+    dst[:] = v
+
+
+def stats2(m):
+    lo = m.min(axis=0)
+    hi = m.max(axis=0)
+    return lo, float(m.sum()), hi
+
+
+def ident(v):
+    return v
+
+
+FUNCTIONS = {
+    "axpy": axpy,
+    "scale_add": scale_add,
+    "mix": mix,
+    "scale_k": scale_k,
+    "fill": fill,
+    "stats2": stats2,
+}
+for _name in KERNELS:
+    if _name.startswith("ident_"):
+        FUNCTIONS[_name] = ident
+
+
+def runtime(
+    spec: Path, models: dict | None = None, latency: int = 3, **kw: Any
+) -> tuple[Runtime, FakeBackend]:
+    m = dict(FUNCTIONS)
+    m.update(models or {})
+    backend = FakeBackend(m, latency=latency)
+    kw.setdefault("log", io.StringIO())
+    rt = Runtime(backend, spec, functions=FUNCTIONS, **kw)
+    return rt, backend
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    if isinstance(a, np.generic):
+        return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    if isinstance(a, float) and a != a:
+        return b != b
+    return a == b
+
+
+# ================================================================ scenarios
+
+
+def scenario_arrays_in_out(spec: Path) -> None:
+    rt, be = runtime(spec)
+    rng = np.random.default_rng(1)
+    x = rng.integers(-1000, 1000, 16).astype(np.int16)
+    y = rng.integers(-1000, 1000, 16).astype(np.int16)
+    got = rt["scale_add"](x, y)
+    want = scale_add(x, y)
+    assert type(got) is np.ndarray and _same(got, want), (got, want)
+    port = be.ports["scale_add"]
+    regs = {r.name: r for r in port.spec.regmap.registers}
+    # pointers: low word at the register, high word 4 bytes above, and they name device buffers
+    for name in ("x", "y", "out_r"):
+        lo, hi = port.regs[regs[name].offset], port.regs[regs[name].offset + 4]
+        assert hi == (lo | hi << 32) >> 32 and (lo | hi << 32) in be.device.buffers
+        assert hi != 0  # the fake device's addresses are above 4 GiB
+    assert port.writes[-1] == (0, 1)  # ap_start last, after every argument
+    assert port.starts == 1
+    # non-contiguous views are accepted and copied
+    x2 = np.repeat(x, 2)[::2]
+    assert not x2.flags.c_contiguous
+    assert _same(rt["scale_add"](x2, y), want)
+    # buffers: one per array argument, reused across calls; inputs flushed, outputs invalidated
+    for _ in range(3):
+        rt["scale_add"](x, y)
+    assert rt.pool.allocated == 3, rt.pool.allocated
+    bufs = list(be.device.buffers.values())
+    assert sorted(b.flushes for b in bufs) == [1, 6, 6], [b.flushes for b in bufs]  # once when new
+    assert sorted(b.invalidates for b in bufs) == [0, 0, 5]
+    st = rt.kernel("scale_add").stats
+    assert st.calls == 5 and st.fallbacks == 0 and st.total_s > 0 and st.polls >= 5
+    rt.close()
+    assert be.closed and all(b.freed for b in bufs)
+
+
+def scenario_inout_tuple_scalars(spec: Path) -> None:
+    rt, _ = runtime(spec)
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a_ref = a.copy()
+    s = np.uint64(2**64 - 5)
+    got = rt["mix"](a, -7, 0.25, True, s)
+    want = mix(a_ref, -7, 0.25, True, s)
+    assert isinstance(got, tuple) and len(got) == 2
+    assert got[0] is a  # the function returned its argument: the caller's own array
+    assert _same(a, a_ref), (a, a_ref)
+    assert type(got[1]) is int and got[1] == want[1], (got[1], want[1])
+    # a 2-D non-contiguous inout argument gets its new contents back in place
+    big = np.zeros((3, 8), dtype=np.float32)
+    view = big[:, ::2]
+    got = rt["mix"](view, 5, -1.5, False, np.uint64(7))
+    assert got[0] is view and np.all(big[:, ::2] == -1.5) and np.all(big[:, 1::2] == 0)
+    # keyword arguments bind like the function's own
+    a3 = np.ones((3, 4), dtype=np.float32)
+    got = rt["mix"](a3, f=1.0, flag=False, s=np.uint64(3), n=2)
+    assert got[1] == 9 and np.all(a3 == 3.0)
+    assert rt.kernel("mix").stats.calls == 3 and rt.kernel("mix").stats.fallbacks == 0
+    # several produced arrays and a float return, in the function's order
+    m = np.array([[1.0, -2.0, 3.5], [0.5, 4.0, -1.0]])
+    got = rt["stats2"](m)
+    want = stats2(m)
+    assert len(got) == 3 and all(_same(g, w) for g, w in zip(got, want)), (got, want)
+    # an out argument (filled by the function, which returns None)
+    dst = np.full(8, 9, dtype=np.int32)
+    assert rt["fill"](dst, -123456) is None and np.all(dst == -123456)
+
+
+def scenario_every_dtype(spec: Path) -> None:
+    rt, be = runtime(spec)
+    for dt in DTYPES:
+        npdt = np.dtype(np.bool_) if dt == "bool" else np.dtype(dt)
+        if dt == "bool":
+            values = [np.bool_(True), np.bool_(False)]
+        elif npdt.kind in "iu":
+            info = np.iinfo(npdt)
+            values = [npdt.type(v) for v in (info.min, info.max, 0, 1, info.max // 3)]
+            if npdt.kind == "i":
+                values.append(npdt.type(-1))
+        else:
+            values = [npdt.type(v) for v in (0.0, -0.0, 1.5, -3.25e-3, np.inf, -np.inf, np.nan)]
+            values.append(np.finfo(npdt).tiny)
+            values.append(np.finfo(npdt).max)
+        fn = rt[f"ident_{dt}"]
+        port = be.ports[f"ident_{dt}"]
+        reg = port.spec.regmap.by_name("v")
+        for v in values:
+            got = fn(v)
+            assert _same(got, v), (dt, v, got)
+            # the register holds the value's bits: two's complement / IEEE, low word first
+            words = [port.regs.get(reg.offset + 4 * i, 0) for i in range(reg.words)]
+            assert _same(decode_register(words, dt), v), (dt, v, words)
+            assert reg.words == (2 if npdt.itemsize == 8 else 1)
+        assert rt.kernel(f"ident_{dt}").stats.fallbacks == 0
+    for task, values in (
+        ("ident_pyint", [0, -1, 2**63 - 1, -(2**63), 12345]),
+        ("ident_pyfloat", [0.1, -2.5e300, float("inf"), float("nan")]),
+        ("ident_pybool", [True, False]),
+    ):
+        for v in values:
+            got = rt[task](v)
+            assert _same(got, v), (task, v, got)
+        assert rt.kernel(task).stats.fallbacks == 0
+
+
+def scenario_guards(spec: Path) -> None:
+    log = io.StringIO()
+    rt, be = runtime(spec, log=log)
+    f = rt["scale_add"]
+    x = np.arange(16, dtype=np.int16)
+    misses = [
+        (x.astype(np.int32), x),  # dtype
+        (x[:8], x[:8]),  # shape
+        (list(range(16)), x),  # not an array
+        (np.ma.masked_array(x), x),  # an ndarray subclass
+    ]
+    for args in misses:
+        got = f(*args)
+        assert _same(np.asarray(got), scale_add(*args)), args
+    st = rt.kernel("scale_add").stats
+    assert st.fallbacks == 4 and st.calls == 0 and be.ports["scale_add"].starts == 0
+    assert len(st.fallback_reasons) == 4
+    text = log.getvalue()
+    assert "dtype int32" in text and "shape (8,)" in text
+    # reported once per argument position: the same miss again adds no line
+    f(x.astype(np.int32), x)
+    assert log.getvalue() == text and st.fallbacks == 5
+    # scalars: type and range of the register
+    a = np.ones((3, 4), dtype=np.float32)
+    mixf = rt["mix"]
+    for bad in [(40000, 0.5, True), (np.int16(3), 0.5, True), (True, 0.5, True), (3, 1, True), (3, 0.5, 1)]:
+        mixf(a.copy(), bad[0], bad[1], bad[2], np.uint64(1))
+    mixf(a.copy(), 3, 0.5, True, 1)  # s must be a numpy uint64
+    mixf(a.copy(), 3, 0.5, True, np.uint32(1))
+    assert rt.kernel("mix").stats.fallbacks == 7 and rt.kernel("mix").stats.calls == 0
+    assert any("outside int16" in r for r in rt.kernel("mix").stats.fallback_reasons)
+    # an array the kernel writes must be writable and must not overlap another argument
+    ro = np.ones((3, 4), dtype=np.float32)
+    ro.flags.writeable = False
+    with contextlib.suppress(ValueError):  # the CPU function itself refuses, as without the runtime
+        mixf(ro, 1, 0.5, True, np.uint64(1))
+    assert any("read-only" in r for r in rt.kernel("mix").stats.fallback_reasons)
+    # specialised constant: equal value and same Python type only
+    sk = rt["scale_k"]
+    xi = np.arange(8, dtype=np.int32)
+    assert _same(sk(xi, 3), xi * 3)
+    assert (
+        _same(sk(xi, 4), xi * 4)
+        and _same(sk(xi, 3.0), xi * 3.0)
+        and _same(sk(xi, np.int32(3)), xi * np.int32(3))
+    )
+    st = rt.kernel("scale_k").stats
+    assert st.calls == 1 and st.fallbacks == 3
+    assert any("3 compiled in" in r for r in st.fallback_reasons)
+    # a call that does not fit the signature fails exactly like the function
+    try:
+        rt["fill"](np.zeros(8, dtype=np.int32))
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("missing argument accepted")
+    # without the CPU function a miss is an error, not a silent wrong answer
+    rt2, _ = runtime(spec)
+    raw = rt2.kernel("scale_add")
+    raw.function = None
+    try:
+        raw(x.astype(np.int32), x)
+    except CallError as e:
+        assert "no CPU function" in str(e)
+    else:
+        raise AssertionError("fallback without a function")
+
+
+def scenario_overlap(spec: Path) -> None:
+    rt, _ = runtime(spec)
+    x = np.arange(16, dtype=np.int16)
+    assert _same(rt["scale_add"](x, x), scale_add(x, x))  # sharing between inputs is fine
+    assert rt.kernel("scale_add").stats.fallbacks == 0
+    v = np.arange(8, dtype=np.float64)
+    w = v.copy()
+    rt["axpy"](v, v, 2.0)  # the kernel writes y, which is also x: the CPU must do it
+    axpy(w, w, 2.0)
+    assert _same(v, w)
+    st = rt.kernel("axpy").stats
+    assert st.fallbacks == 1 and any("share memory" in r for r in st.fallback_reasons)
+    big = np.arange(16, dtype=np.float64)
+    rt["axpy"](big[:8], big[8:], 1.0)  # disjoint halves of one array: accelerated
+    assert st.calls == 1 and np.all(big[:8] == np.arange(8) + np.arange(8, 16))
+
+
+def scenario_nonblocking(spec: Path) -> None:
+    rt, be = runtime(spec, latency=5)
+    x = np.arange(16, dtype=np.int16)
+    y = np.ones(16, dtype=np.int16)
+    h = rt["scale_add"].start(x, y)
+    port = be.ports["scale_add"]
+    assert port.starts == 1 and port.ctrl_reads == 1  # only the idle check at start-up
+    looks = 0
+    while not h.done():
+        looks += 1
+        assert looks < 50
+    assert looks >= 3
+    assert _same(h.wait(), scale_add(x, y))
+    assert _same(h.wait(), scale_add(x, y))  # a handle keeps its result
+    # a second call on a busy kernel first completes the earlier one
+    h1 = rt.start("scale_add", x, y)
+    h2 = rt.start("scale_add", y, x)
+    assert h1.done()
+    assert _same(h2.wait(), scale_add(y, x)) and _same(h1.wait(), scale_add(x, y))
+    # a guard miss completes at once on the CPU
+    h3 = rt["scale_add"].start(x.astype(np.int64), y)
+    assert h3.done() and _same(h3.wait(), scale_add(x.astype(np.int64), y))
+    # overlapping two kernels
+    a = np.ones((3, 4), dtype=np.float32)
+    ha = rt["mix"].start(a, 1, 0.0, False, np.uint64(0))
+    hb = rt["scale_add"].start(x, y)
+    assert _same(hb.wait(), scale_add(x, y))
+    assert ha.wait()[1] == 3 and np.all(a == 2.0)
+    assert rt.kernel("scale_add").stats.calls == 4
+
+
+def scenario_timeout(spec: Path) -> None:
+    rt, be = runtime(spec, timeout=0.05)
+    be.ports["scale_add"].hang = True
+    x = np.arange(16, dtype=np.int16)
+    try:
+        rt["scale_add"](x, x)
+    except KernelTimeout as e:
+        msg = str(e)
+        assert "scale_add" in msg and "0.05 s" in msg and "CTRL 0x00000000" in msg, msg
+        assert e.kernel == "scale_add" and e.ctrl == 0
+    else:
+        raise AssertionError("no timeout")
+    st = rt.kernel("scale_add").stats
+    assert st.timeouts == 1 and rt.pool.quarantined == 3
+    # the kernel is still busy: the next call says so instead of racing it
+    from partition_runtime import KernelBusy
+
+    try:
+        rt["scale_add"](x, x)
+    except KernelBusy as e:
+        assert "timed out" in str(e)
+    else:
+        raise AssertionError("busy kernel restarted")
+    # once it finishes (here: stops hanging), calls work again on fresh buffers
+    port = be.ports["scale_add"]
+    port.hang = False
+    port.running = False
+    assert _same(rt["scale_add"](x, x), scale_add(x, x))
+    assert rt.pool.allocated == 6
+
+
+def scenario_check(spec: Path) -> None:
+    def wrong_scale_add(x, y):
+        out = scale_add(x, y)
+        out[3] += 1
+        return out
+
+    log = io.StringIO()
+    rt, _ = runtime(spec, models={"scale_add": wrong_scale_add}, check=True, log=log)
+    x = np.arange(16, dtype=np.int16)
+    got = rt["scale_add"](x, x)
+    assert _same(got, scale_add(x, x))  # the CPU's answer is used after a mismatch
+    st = rt.kernel("scale_add").stats
+    assert st.checks == 1 and st.mismatches == 1 and rt.mismatches == 1
+    assert "first at (3,)" in st.mismatch_messages[0] and "CHECK MISMATCH" in log.getvalue()
+
+    # inout arguments are compared too, and restored to the CPU's contents
+    def wrong_mix(a, n, f, flag, s):
+        a += np.float32(1e-3)
+        return mix(a, n, f, flag, s)
+
+    rt, _ = runtime(spec, models={"mix": wrong_mix}, check=True)
+    a = np.ones((3, 4), dtype=np.float32)
+    r = rt["mix"](a, 1, 0.0, False, np.uint64(0))
+    assert r[0] is a and np.all(a == 2.0) and rt.mismatches == 1
+
+    # within tolerance is a match
+    def close_stats2(m):
+        lo, total, hi = stats2(m)
+        return lo, total * (1 + 1e-14), hi
+
+    rt, _ = runtime(spec, models={"stats2": close_stats2}, check=True)
+    rt["stats2"](np.ones((2, 3)))
+    assert rt.mismatches == 0 and rt.kernel("stats2").stats.checks == 1
+    # the report names the figures
+    text = rt.report()
+    assert "stats2" in text and "all match" in text
+
+
+def scenario_cpu_backend(spec: Path) -> None:
+    rt = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
+    x = np.arange(16, dtype=np.int16)
+    assert _same(rt["scale_add"](x, x), scale_add(x, x))
+    assert _same(rt["scale_add"](x[:4], x[:4]), scale_add(x[:4], x[:4]))
+    st = rt.kernel("scale_add").stats
+    assert st.calls == 1 and st.fallbacks == 1
+    h = rt["scale_add"].start(x, x)
+    assert h.done() and _same(h.wait(), scale_add(x, x))
+    rt = Runtime(
+        CpuBackend({"scale_add": lambda x, y: scale_add(x, y) + 1}),
+        spec,
+        functions=FUNCTIONS,
+        check=True,
+        log=io.StringIO(),
+    )
+    rt["scale_add"](x, x)
+    assert rt.mismatches == 1
+    by_name = Runtime("cpu", spec, functions={"fill": fill})
+    dst = np.zeros(8, dtype=np.int32)
+    by_name["fill"](dst, 4)
+    assert np.all(dst == 4)
+    try:
+        by_name["scale_add"]
+    except CallError:
+        pass
+    else:
+        raise AssertionError("unbound task handed out")
+
+
+def scenario_spec_errors(spec: Path) -> None:
+    import json
+    import tempfile
+
+    data = json.loads(Path(spec).read_text())
+    with tempfile.TemporaryDirectory() as d:
+        bad = Path(d) / "bad.json"
+        for mutate, words in (
+            (lambda s: s.update(format="partition-host/0"), "format"),
+            (lambda s: s["kernels"][0]["params"][0].update(pytype="list"), "Python type"),
+            (lambda s: s["kernels"][0]["regmap"]["registers"].pop(), "no register"),
+            (lambda s: s["kernels"][0].pop("vlnv"), "malformed"),
+        ):
+            d2 = json.loads(json.dumps(data))
+            mutate(d2)
+            bad.write_text(json.dumps(d2))
+            try:
+                load_spec(bad)
+            except SpecError as e:
+                assert words in str(e), (words, str(e))
+            else:
+                raise AssertionError(f"accepted a spec with a broken {words}")
+        try:
+            load_spec(Path(d) / "missing.json")
+        except SpecError as e:
+            assert "partition plan" in str(e)
+        else:
+            raise AssertionError("missing spec accepted")
+
+
+SCENARIOS = {
+    name[len("scenario_") :]: fn for name, fn in sorted(globals().items()) if name.startswith("scenario_")
+}
