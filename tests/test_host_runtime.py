@@ -120,11 +120,11 @@ def test_spec_content(spec_path):
     assert sk["specialised"] == {"k": {"value": 3, "pytype": "int"}}
 
 
-def test_host_spec_rejects_list_parameters():
+def test_host_spec_rejects_unknown_python_types():
     d = scenarios.KERNELS["scale_add"]
     k = _ir_kernel("scale_add", d)
-    k.params[0].pytype = "list"
-    with pytest.raises(PartitionError, match="parameter x is a Python list"):
+    k.params[0].pytype = "dict"
+    with pytest.raises(PartitionError, match="parameter x is a Python dict"):
         host_spec([k], _plan_data(["scale_add"]), load_board("pynq-z2"))
 
 

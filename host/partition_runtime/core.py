@@ -324,9 +324,9 @@ class AcceleratedKernel:
                 continue
             b.invalidate()
             if pos < 0:
-                produced[p.name] = np.array(b.array, copy=True)
+                produced[p.name] = marshal.as_python(np.array(b.array, copy=True), p.pytype)
             else:
-                np.copyto(args[pos], b.array)
+                marshal.copy_into(args[pos], b.array)
         ret = None
         if self._ret_offsets:
             read = self.port.read32
@@ -386,7 +386,7 @@ class AcceleratedKernel:
             self.runtime._say(f"{self.spec.task}: CHECK MISMATCH (call {st.checks}): {problem}")
         # continue with the CPU's answer, in the caller's own arrays
         for pos in self._written_args:
-            np.copyto(args[pos], ref_args[pos])
+            marshal.copy_into(args[pos], np.asarray(ref_args[pos]))
         return _swap_identity(want, ref_args, args)
 
 

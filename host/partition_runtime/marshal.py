@@ -155,7 +155,66 @@ def scalar_guard(name: str, pytype: str, dtype: str) -> Callable[[Any], str | No
     return g_np
 
 
+def _list_shape_and_items(v: list, depth: int) -> tuple[tuple[int, ...], list] | None:
+    if depth == 1:
+        return (len(v),), v
+    if not all(type(row) is list for row in v):
+        return None
+    lens = {len(row) for row in v}
+    if len(lens) > 1:
+        return None
+    return (len(v), lens.pop() if lens else 0), [x for row in v for x in row]
+
+
+def list_guard(p: Param) -> Callable[[Any], str | None]:
+    """A Python list argument: its nesting, length and element types as profiled, values in range."""
+    shape = p.shape
+    npdt = p.np
+    want = {"b": bool, "f": float}.get(npdt.kind, int)
+    lo = hi = None
+    if npdt.kind in "iu":
+        info = np.iinfo(npdt)
+        lo, hi = int(info.min), int(info.max)
+
+    def g(v: Any) -> str | None:
+        if type(v) is not list:
+            return f"argument {p.name} is {_type_name(v)}, the kernel takes a list {shape}"
+        got = _list_shape_and_items(v, len(shape))
+        if got is None or got[0] != shape:
+            return f"argument {p.name} is not a list of shape {shape}"
+        for x in got[1]:
+            if type(x) is not want:
+                return f"argument {p.name} holds {_type_name(x)}, the kernel takes {want.__name__}s"
+            if lo is not None and not lo <= x <= hi:
+                return f"argument {p.name} holds {x}, beyond the kernel's {p.dtype}"
+        return None
+
+    return g
+
+
+def copy_into(target: Any, values: np.ndarray) -> None:
+    """Put a kernel's result into the caller's own array or (nested) list, in place."""
+    if isinstance(target, np.ndarray):
+        np.copyto(target, values)
+    elif values.ndim == 1:
+        target[:] = values.tolist()
+    else:
+        for row, new in zip(target, values):
+            row[:] = new.tolist()
+
+
+def as_python(values: np.ndarray, pytype: str) -> Any:
+    """A produced array as the Python function returns it: array, list, or list of numpy scalars."""
+    if pytype == "list":
+        return values.tolist()
+    if pytype == "list_np":
+        return [list(row) for row in values] if values.ndim == 2 else list(values)
+    return values
+
+
 def array_guard(p: Param, writes: bool) -> Callable[[Any], str | None]:
+    if p.pytype == "list":
+        return list_guard(p)
     shape = p.shape
     npdt = p.np
 
@@ -251,6 +310,14 @@ def compare(got: Any, want: Any, tol: dict[str, tuple[float, float]], what: str 
     if isinstance(want, tuple):
         if not isinstance(got, tuple) or len(got) != len(want):
             return f"{what}: expected a tuple of {len(want)}, got {_type_name(got)}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            r = compare(g, w, tol, f"{what}[{i}]")
+            if r:
+                return r
+        return None
+    if isinstance(want, list):
+        if type(got) is not list or len(got) != len(want):
+            return f"{what}: expected a list of {len(want)}, got {_type_name(got)}"
         for i, (g, w) in enumerate(zip(got, want)):
             r = compare(g, w, tol, f"{what}[{i}]")
             if r:

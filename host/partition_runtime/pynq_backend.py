@@ -146,11 +146,11 @@ class PynqBackend(Backend):
     @staticmethod
     def _driver_class(pynq: Any, k: KernelSpec) -> type:
         """A DefaultIP subclass bound to the kernel's VLNV (registered by pynq's metaclass)."""
-        return type(f"PartitionKernel_{k.name}", (pynq.DefaultIP,), {"bindto": [k.vlnv]})
+        return type(f"PartitionKernel_{k.name}", (pynq.DefaultIP,), {"bindto": list(k.vlnvs)})
 
     def _find_ip(self, k: KernelSpec, bitname: str) -> PynqPort:
         ip_dict = self.overlay.ip_dict
-        keys = sorted(key for key, d in ip_dict.items() if d.get("type") == k.vlnv)
+        keys = sorted(key for key, d in ip_dict.items() if d.get("type") in k.vlnvs)
         if not keys:
             base = k.vlnv.rpartition(":")[0]
             keys = sorted(

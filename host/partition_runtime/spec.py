@@ -15,7 +15,9 @@
     name              IP / C++ top function name
     task              the Python function (profile task name)
     function          its name in the source (last part of the task name)
-    vlnv              "xilinx.com:hls:<name>:1.0"
+    vlnv              "xilinx.com:hls:<name>:1.0" (Vitis HLS export)
+    vlnvs             every VLNV the kernel's IP may have: the HLS export, then the built-in
+                      RTL packaged as IP (`make bitstream RTL=builtin`)
     source            {"file", "line"}: where the function is defined (app-relative)
     py_params         the Python parameters, in order
     params            kernel arguments in register order: {"name", "kind" (array|scalar),
@@ -43,7 +45,7 @@ from .errors import SpecError
 FORMAT = "partition-host/1"
 
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
-ARRAY_PYTYPES = ("ndarray",)
+ARRAY_PYTYPES = ("ndarray", "list", "list_np")
 DTYPE_NAMES = (
     "bool",
     "int8",
@@ -127,6 +129,7 @@ class KernelSpec:
             self.task = str(d["task"])
             self.function = str(d.get("function", self.task.rsplit(".", 1)[-1]))
             self.vlnv = str(d["vlnv"])
+            self.vlnvs = [str(v) for v in d.get("vlnvs", [self.vlnv])]
             src = d.get("source", {})
             self.source_file = str(src.get("file", ""))
             self.source_line = int(src.get("line", 0))

@@ -24,6 +24,7 @@ from partition import ir
 from partition.boards import Board
 from partition.codegen import render
 from partition.codegen.hls import FLOAT_TOLERANCE
+from partition.codegen.vivado import builtin_vlnv, hls_vlnv
 from partition.errors import PartitionError
 from partition.profile import bench
 from partition.profile.model import Profile, dump_json
@@ -37,11 +38,6 @@ CLOCK_TOLERANCE = 0.01
 # The PS clock output the block design feeds the kernels from (FCLK0 / pl_clk0).
 PL_CLOCK_INDEX = 0
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
-
-
-def vlnv(kernel_name: str) -> str:
-    """The IP's VLNV: Vitis HLS export_design defaults (vendor xilinx.com, library hls, version 1.0)."""
-    return f"xilinx.com:hls:{kernel_name}:1.0"
 
 
 def function_name(task: str) -> str:
@@ -102,7 +98,7 @@ def _kernel_entry(
 ) -> dict[str, Any]:
     params = []
     for p in k.params:
-        allowed = ("ndarray",) if p.kind == "array" else SCALAR_PYTYPES
+        allowed = ("ndarray", "list", "list_np") if p.kind == "array" else SCALAR_PYTYPES
         if p.pytype not in allowed:
             raise PartitionError(
                 f"kernel {k.name}: parameter {p.name} is a Python {p.pytype}; the host runtime passes "
@@ -124,7 +120,9 @@ def _kernel_entry(
         "name": k.name,
         "task": name,
         "function": function_name(name),
-        "vlnv": vlnv(k.name),
+        # the overlay holds the Vitis HLS export, or the built-in RTL packaged as IP (RTL=builtin)
+        "vlnv": hls_vlnv(k.name),
+        "vlnvs": [hls_vlnv(k.name), builtin_vlnv(k.name)],
         "source": {"file": k.source_file, "line": k.source_line},
         "py_params": list(k.py_params),
         "params": params,

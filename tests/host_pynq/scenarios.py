@@ -45,6 +45,12 @@ def _arr(name, dtype, shape, direction, origin):
     }
 
 
+def _list(name, dtype, shape, direction, origin, pytype="list"):
+    d = _arr(name, dtype, shape, direction, origin)
+    d["pytype"] = pytype
+    return d
+
+
 def _sc(name, dtype, pytype, pos):
     return {
         "name": name,
@@ -120,6 +126,17 @@ KERNELS: dict[str, dict[str, Any]] = {
         ret="float64",
         ret_pytype="float",
     ),
+    "hist_list": _k(
+        ["xs", "grid"],
+        [
+            _list("xs", "int16", (6,), "inout", ("arg", 0)),
+            _list("grid", "int8", (2, 3), "in", ("arg", 1)),
+            _list("counts", "int32", (4,), "out", ("return", 0)),
+            _list("scaled", "int16", (6,), "out", ("return", 1), pytype="list_np"),
+        ],
+        returns=[("param", "counts"), ("param", "scaled")],
+        tuple_=True,
+    ),
 }
 for _dt in DTYPES:
     KERNELS[f"ident_{_dt}"] = _k(
@@ -176,6 +193,16 @@ def ident(v):
     return v
 
 
+def hist_list(xs, grid):
+    counts = [0] * 4
+    scaled = [np.int16(0)] * len(xs)
+    for i in range(len(xs)):
+        counts[xs[i] % 4] += grid[i % 2][i % 3]
+        scaled[i] = np.int16(xs[i] * 2)
+        xs[i] = xs[i] + 1
+    return counts, scaled
+
+
 FUNCTIONS = {
     "axpy": axpy,
     "scale_add": scale_add,
@@ -183,6 +210,7 @@ FUNCTIONS = {
     "scale_k": scale_k,
     "fill": fill,
     "stats2": stats2,
+    "hist_list": hist_list,
 }
 for _name in KERNELS:
     if _name.startswith("ident_"):
@@ -247,6 +275,29 @@ def scenario_arrays_in_out(spec: Path) -> None:
     assert st.calls == 5 and st.fallbacks == 0 and st.total_s > 0 and st.polls >= 5
     rt.close()
     assert be.closed and all(b.freed for b in bufs)
+
+
+def scenario_lists(spec: Path) -> None:
+    """Python lists in, lists (of Python ints or of numpy scalars) out, an in-place list updated in place."""
+    rt, _be = runtime(spec)
+    xs, grid = [3, -7, 12, 0, 5, 3000], [[1, -2, 3], [4, 5, -6]]
+    ref_xs = list(xs)
+    inner = grid[0]
+    got = rt["hist_list"](xs, grid)
+    want = hist_list(ref_xs, [list(r) for r in grid])
+    assert xs == ref_xs and all(type(v) is int for v in xs), (xs, ref_xs)
+    assert got[0] == want[0] and all(type(v) is int for v in got[0]), (got, want)
+    assert [int(v) for v in got[1]] == [int(v) for v in want[1]]
+    assert all(type(v) is np.int16 for v in got[1])
+    assert grid[0] is inner  # the caller's lists are left as they are
+    # a list holding a bool runs on the CPU (reported once)
+    rt["hist_list"]([True, 2, 3, 4, 5, 6], grid)
+    assert rt.kernel("hist_list").stats.fallbacks == 1
+    from partition_runtime import marshal
+
+    p = next(q for q in rt.kernel("hist_list").spec.params if q.name == "xs")
+    assert "beyond the kernel's int16" in marshal.list_guard(p)([1, 2, 3, 4, 5, 40000])
+    rt.close()
 
 
 def scenario_inout_tuple_scalars(spec: Path) -> None:
@@ -541,7 +592,7 @@ def scenario_spec_errors(spec: Path) -> None:
         bad = Path(d) / "bad.json"
         for mutate, words in (
             (lambda s: s.update(format="partition-host/0"), "format"),
-            (lambda s: s["kernels"][0]["params"][0].update(pytype="list"), "Python type"),
+            (lambda s: s["kernels"][0]["params"][0].update(pytype="dict"), "Python type"),
             (lambda s: s["kernels"][0]["regmap"]["registers"].pop(), "no register"),
             (lambda s: s["kernels"][0].pop("vlnv"), "malformed"),
         ):
