@@ -23,6 +23,7 @@ examples:
   make -C build/fir_pipeline csim
   partition profile app.py -- --frames 10      # arguments after -- go to the app
   partition plan app.py --board pynq-z2 --profile app.profile.json --out build/app2
+  partition report build/fir_pipeline               # refresh report.html after make sim
   partition boards
 """
 
@@ -140,6 +141,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="record the solve time in plan.json (the tree is then not reproducible)",
     )
     pl.add_argument("--quiet", action="store_true", help="print only errors")
+    pl.add_argument(
+        "--json",
+        action="store_true",
+        help="print the plan and a summary as one JSON document on stdout (schema: "
+        "partition/schemas/plan-output.schema.json) and nothing else there",
+    )
+
+    rp = sub.add_parser(
+        "report",
+        help="rewrite DIR/report.html from the build tree (after simulation or synthesis results)",
+        description="Rewrite DIR/report.html from DIR/plan.json, DIR/graph.json and the verification "
+        "results under DIR/results/<kernel>/<step>.json (csim, rtl_sim, cosim, yosys), which the "
+        "build tree's make targets write.",
+        usage="partition report DIR [--force] [--quiet]",
+    )
+    rp.add_argument("dir", metavar="DIR", help="a build tree written by `partition plan`")
+    rp.add_argument("--force", action="store_true", help="overwrite report.html even if it was edited")
+    rp.add_argument("--quiet", action="store_true", help="print only errors")
 
     sub.add_parser(
         "boards",
@@ -161,11 +180,13 @@ def _app_path(app: str) -> Path:
 def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.profile import run_profile
     from partition.profile.model import save_profile
+    from partition.report import progress
 
     app = _app_path(args.app)
     if args.samples < 0:
         raise PartitionError(f"--samples {args.samples}: give 0 or more")
-    prof = run_profile(app, app_args, samples=args.samples, baseline=not args.no_baseline, echo=args.echo)
+    with progress.use(progress.Reporter()), progress.step(f"profiling {app.name}"):
+        prof = run_profile(app, app_args, samples=args.samples, baseline=not args.no_baseline, echo=args.echo)
     out = Path(args.out) if args.out else Path(f"{app.stem}.profile.json")
     save_profile(prof, out)
     print(
@@ -188,36 +209,48 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.plan import Options, make_plan
     from partition.profile import run_profile
     from partition.profile.model import load_profile
-    from partition.report import summary
+    from partition.report import progress, summary
+    from partition.report.jsonout import plan_output
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
     overrides = Path(args.board_overrides) if args.board_overrides else None
     board = load_board(args.board, overrides=overrides)
     check_user_changes(out, args.force)
-    t0 = time.perf_counter()
-    if args.profile:
-        prof = load_profile(Path(args.profile))
-        if Path(prof.app).name != app.name:
-            raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
-    else:
-        if args.samples < 0:
-            raise PartitionError(f"--samples {args.samples}: give 0 or more")
-        prof = run_profile(app, app_args, samples=args.samples, echo=False)
-    t1 = time.perf_counter()
-    opts = Options(
-        objective=args.objective,
-        max_util=args.max_util,
-        pin_cpu=args.pin_cpu,
-        pin_fpga=args.pin_fpga,
-        solver=args.solver,
-        timings=args.timings,
-    )
-    plan = make_plan(prof, app.parent, board, opts)
-    files, executable = build_tree(plan, prof, board)
-    write_tree(out, files, executable)
-    t2 = time.perf_counter()
-    if not args.quiet:
+    with progress.use(progress.Reporter(quiet=args.quiet)):
+        t0 = time.perf_counter()
+        if args.profile:
+            prof = load_profile(Path(args.profile))
+            if Path(prof.app).name != app.name:
+                raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
+        else:
+            if args.samples < 0:
+                raise PartitionError(f"--samples {args.samples}: give 0 or more")
+            with progress.step(f"profiling {app.name}"):
+                prof = run_profile(app, app_args, samples=args.samples, echo=False)
+        t1 = time.perf_counter()
+        opts = Options(
+            objective=args.objective,
+            max_util=args.max_util,
+            pin_cpu=args.pin_cpu,
+            pin_fpga=args.pin_fpga,
+            solver=args.solver,
+            timings=args.timings,
+        )
+        with progress.step(f"planning: translate, estimate, solve ({args.solver})"):
+            plan = make_plan(prof, app.parent, board, opts)
+        with progress.step(f"generating the build tree {out}"):
+            files, executable = build_tree(plan, prof, board)
+            write_tree(out, files, executable)
+        t2 = time.perf_counter()
+    if args.json:
+        timings = {
+            "profile_s": None if args.profile else t1 - t0,
+            "partition_s": t2 - t1,
+            "profiler_overhead": None if args.profile else prof.overhead,
+        }
+        sys.stdout.write(plan_output(plan.data, str(out), timings))
+    elif not args.quiet:
         print(summary(plan.data, str(out)))
         took = f"partition itself took {t2 - t1:.2f} s"
         if not args.profile:
@@ -226,6 +259,17 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
                 took += f"; profiler overhead {prof.overhead:.2f}× on the app's run"
             took += ")"
         print(took)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from partition.report.html import load_verification, regenerate
+
+    target = regenerate(Path(args.dir), force=args.force)
+    if not args.quiet:
+        results = load_verification(Path(args.dir))
+        n = sum(len(v) for v in results.values())
+        print(f"report: {target} ({n} verification result(s) of {len(results)} kernel(s))")
     return 0
 
 
@@ -270,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_profile(args, app_args)
         if args.command == "plan":
             return cmd_plan(args, app_args)
+        if args.command == "report":
+            return cmd_report(args)
         if args.command == "boards":
             return cmd_boards(args)
     except PartitionError as e:

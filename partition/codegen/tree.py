@@ -17,6 +17,7 @@ from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
 from partition.report import markdown
+from partition.report.html import render_html
 from partition.resources import resource_dir
 from partition.vectors import kernel_vectors
 
@@ -32,6 +33,7 @@ def build_tree(plan: Plan, profile: Profile, board: Board) -> tuple[dict[str, by
     files["graph.json"] = dump_json(graph_to_json(graph)).encode()
     files["graph.dot"] = graph_to_dot(graph).encode()
     files["report.md"] = markdown(plan.data).encode()
+    files["report.html"] = render_html(plan.data, graph_to_json(graph)).encode()
     for _task, k in sorted(plan.kernels.items()):
         files[f"kernels/{k.name}.json"] = dump_json(ir.to_json(k)).encode()
     fpga = plan.fpga_tasks
