@@ -72,7 +72,7 @@ def plan_time(example: str, runs: int, board_name: str) -> dict:
         for k in range(runs):
             t0 = time.perf_counter()
             plan = make_plan(profile, app.parent, board, Options())
-            files, exe = build_tree(plan, profile, board)
+            files, exe = build_tree(plan, profile, board, app.read_bytes())
             write_tree(Path(tmp) / f"t{k}", files, exe)
             times.append(time.perf_counter() - t0)
             fpga = plan.fpga_tasks

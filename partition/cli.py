@@ -240,7 +240,7 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
         with progress.step(f"planning: translate, estimate, solve ({args.solver})"):
             plan = make_plan(prof, app.parent, board, opts)
         with progress.step(f"generating the build tree {out}"):
-            files, executable = build_tree(plan, prof, board)
+            files, executable = build_tree(plan, prof, board, app.read_bytes())
             write_tree(out, files, executable)
         t2 = time.perf_counter()
     if args.json:

@@ -80,7 +80,7 @@ def example_builds(tmp_path_factory):
         app = ROOT / "examples" / f"{name}.py"
         profile = run_profile(app, [], samples=3, baseline=False)
         plan = make_plan(profile, app.parent, board, Options())
-        files, exe = build_tree(plan, profile, board)
+        files, exe = build_tree(plan, profile, board, app.read_bytes())
         write_tree(base / name, files, exe)
         out[name] = (base / name, json.loads((base / name / "plan.json").read_text()))
     return out

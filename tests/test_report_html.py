@@ -466,7 +466,7 @@ def small_plan(tmp_path_factory) -> tuple[Path, dict, dict, Any]:
     board = load_board("pynq-z2")
     profile = run_profile(APPS / "small_app.py", ["300"], samples=1, baseline=False)
     plan = make_plan(profile, APPS, board, Options())
-    files, exe = build_tree(plan, profile, board)
+    files, exe = build_tree(plan, profile, board, (APPS / "small_app.py").read_bytes())
     write_tree(base / "tree", files, exe)
     return base / "tree", plan.data, json.loads(files["graph.json"]), profile
 
@@ -634,7 +634,7 @@ def test_a_plan_that_keeps_everything_on_the_cpu(small_plan):
 
     _, _, _, profile = small_plan
     plan = make_plan(profile, APPS, load_board("pynq-z2"), Options(pin_cpu=["scale_add"]))
-    files, _ = build_tree(plan, profile, load_board("pynq-z2"))
+    files, _ = build_tree(plan, profile, load_board("pynq-z2"), (APPS / "small_app.py").read_bytes())
     graph_json = json.loads(files["graph.json"])
     page = files["report.html"].decode()
     assert 'data-placement="fpga"' not in page

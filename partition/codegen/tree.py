@@ -8,14 +8,18 @@ the board, so the same inputs give byte-identical trees.
 from __future__ import annotations
 
 import shlex
+from pathlib import PurePosixPath
 
 from partition import ir
 from partition.boards import Board
 from partition.codegen import render
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
+from partition.codegen.host import executables, generate_host
+from partition.codegen.vivado import VivadoKernel, generate_vivado
 from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
+from partition.regmap import register_map
 from partition.report import markdown
 from partition.report.html import render_html
 from partition.resources import resource_dir
@@ -24,9 +28,16 @@ from partition.vectors import kernel_vectors
 INCLUDE = "hls/include"
 
 
-def build_tree(plan: Plan, profile: Profile, board: Board) -> tuple[dict[str, bytes], set[str]]:
-    """Files of the build tree (relative path -> content) and which of them are executable."""
+def build_tree(
+    plan: Plan, profile: Profile, board: Board, app_source: bytes
+) -> tuple[dict[str, bytes], set[str]]:
+    """Files of the build tree (relative path -> content) and which of them are executable.
+
+    `app_source` is the app's own file: the host folder carries a copy, so the
+    app runs unmodified on the board with its tasks swapped for kernels.
+    """
     files: dict[str, bytes] = {}
+    executable: set[str] = set()
     graph = build_graph(profile)
     files["plan.json"] = dump_json(plan.data).encode()
     files["profile.json"] = dump_json(profile.to_json()).encode()
@@ -56,6 +67,20 @@ def build_tree(plan: Plan, profile: Profile, board: Board) -> tuple[dict[str, by
                 "vectors": len(vectors),
             }
         )
+    if fpga:
+        fpga_kernels = [plan.kernels[t] for t in fpga]
+        host_files = generate_host(
+            PurePosixPath(plan.data["app"]).name, app_source, fpga_kernels, plan.data, board, profile=profile
+        )
+        files.update(host_files)
+        executable |= executables(host_files)
+        files.update(
+            generate_vivado(
+                plan.data["app"],
+                [VivadoKernel(k.name, register_map(k), []) for k in fpga_kernels],
+                board,
+            )
+        )
     files["Makefile"] = render(
         "make/Makefile.j2",
         app=plan.data["app"],
@@ -64,4 +89,4 @@ def build_tree(plan: Plan, profile: Profile, board: Board) -> tuple[dict[str, by
         csim_binary=CSIM_BINARY,
         hls_project=HLS_PROJECT,
     ).encode()
-    return dict(sorted(files.items())), set()
+    return dict(sorted(files.items())), executable
