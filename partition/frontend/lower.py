@@ -8,6 +8,10 @@ the types settle. Python ints carry an interval; a variable whose interval
 keeps growing (an accumulator) is widened to what the profile observed, or to
 64 bits, and the kernel notes say which width was assumed.
 
+Whole-array numpy code (slices, elementwise operators, reductions, products)
+is lowered to loops by `partition.frontend.arrays`, which the hooks here call
+wherever an expression is array-valued.
+
 Anything outside the subset raises `Reject` with the line and the construct;
 the caller turns it into a one-line reason and the task stays on the CPU.
 """
@@ -149,7 +153,6 @@ class RoundState:
     temp_counter: int = 0
     inline_counter: int = 0
     dead_loop_vars: set[str] = field(default_factory=set)
-    created: dict[str, tuple[DType, tuple[int, ...]]] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -172,6 +175,10 @@ class Scope:
     obs_params: dict[str, PyType] = field(default_factory=dict)
     global_values: dict[str, Any] = field(default_factory=dict)
     facts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    views: dict[str, Any] = field(default_factory=dict)  # names bound to slices of arrays (arrays.View)
+    regions: list[Any] = field(
+        default_factory=list
+    )  # loops and branches around the statement (arrays.Region)
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:
@@ -238,6 +245,9 @@ class Lowerer:
         self.ret: DType | None = None
         self.ret_pytype = ""
         self.return_tuple = False
+        from partition.frontend.arrays import ArrayLowering  # it builds on this module's types
+
+        self.arr = ArrayLowering(self)
 
     # the current scope's view of names
     @property
@@ -521,14 +531,19 @@ class Lowerer:
     def lower(self) -> ir.Kernel:
         self.bind_params()
         self.bind_globals()
+        params = dict(self.top.arrays)
         body = self.function_body(self.fn)
         stmts: list[ir.Stmt] = []
         for _ in range(MAX_ROUNDS):
             self.r = RoundState()
             self.returns = []
             self.sc = self.top
+            # names are bound in program order within a round (numpy rebinding)
+            self.top.arrays, self.top.views = dict(params), {}
+            self.arr.new_round()
             for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False
+                a.returned = None
             stmts = self.block(body, top=True)
             if not self.settle():
                 break
@@ -684,9 +699,9 @@ class Lowerer:
             return [self.for_loop(s)]
         if isinstance(s, ast.If):
             cond = self.truth(self.expr(s.test), s.test)
-            with self.facts_from(s.test, True):
+            with self.facts_from(s.test, True), self.nested():
                 then = self.block(s.body)
-            with self.facts_from(s.test, False):
+            with self.facts_from(s.test, False), self.nested():
                 orelse = self.block(s.orelse)
             return [ir.If(cond.e, then, orelse, line)]
         if isinstance(s, ast.Return):
@@ -713,6 +728,16 @@ class Lowerer:
         if isinstance(s, ast.While):
             return [self.while_loop(s)]
         return [self.reject_stmt(s)]
+
+    @contextmanager
+    def nested(self, loop: bool = False) -> Iterator[None]:
+        """Statements inside a loop body or a branch (what array names name must agree where paths meet)."""
+        region = self.arr.enter(loop)
+        try:
+            yield
+        finally:
+            self.arr.leave(region)
+        self.arr.check_loop(region)
 
     def reject_stmt(self, s: ast.stmt) -> ir.Stmt:
         names = {
@@ -746,11 +771,15 @@ class Lowerer:
                 if target.id.startswith(RET_VALUE):
                     raise Reject(line, "returns an array from more than one place")
                 raise Reject(line, f"array alias {target.id} = {value.id} (use the array directly)")
-            if target.id in self.arrays:
+            if self.arr.rank_of(value) is not None:
+                return self.arr.assign_name(target.id, value, line)
+            if target.id in self.arrays or target.id in self.sc.views:
                 raise Reject(line, f"{target.id} is an array here and a scalar elsewhere")
             te = self.expr(value)
             return [self.assign_var(target.id, te, line, value)]
         if isinstance(target, ast.Subscript):
+            if self.arr.rank_of(target) is not None:
+                return self.arr.assign_elements(target, value, line)
             arr, idx = self.subscript_target(target)
             te = self.expr(value)
             arr.stored = True
@@ -835,14 +864,18 @@ class Lowerer:
         if op is None:
             raise Reject(line, f"operator {type(s.op).__name__}=")
         if isinstance(s.target, ast.Name):
-            if s.target.id in self.arrays:
+            if s.target.id in self.arrays or s.target.id in self.sc.views:
+                return self.arr.augassign(s.target, op, s.value, line)
+            if self.arr.rank_of(s.value) is not None:
                 raise Reject(
-                    line, f"whole-array update {s.target.id} {_OP_TEXT[op]}= ... (not supported yet)"
+                    line, f"{s.target.id} {_OP_TEXT[op]}= an array makes the scalar {s.target.id} an array"
                 )
             cur = self.read_var(s.target.id, s.target)
             te = self.binop(op, cur, self.expr(s.value), s)
             return [self.assign_var(s.target.id, te, line, s)]
         if isinstance(s.target, ast.Subscript):
+            if self.arr.rank_of(s.target) is not None:
+                return self.arr.augassign(s.target, op, s.value, line)
             arr, idx = self.subscript_target(s.target)
             arr.loaded = True
             arr.stored = True
@@ -917,7 +950,8 @@ class Lowerer:
         vdt = ir_dtype(vt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
-        body = self.block(s.body)
+        with self.nested(loop=True):
+            body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
 
@@ -933,7 +967,9 @@ class Lowerer:
             raise Reject(line, "while ... else")
         bound, how = self.while_bound(s)
         self.note(f"line {line}: while loop bounded by {bound:,} iterations ({how})")
+        outer, self.pending = self.pending, []
         cond = self.truth(self.expr(s.test), s.test)
+        before, self.pending = self.pending, outer  # what the condition computes runs every iteration
         self.r.temp_counter += 1
         counter = f"__w{self.r.temp_counter}"
         key = self.key(counter)
@@ -944,7 +980,8 @@ class Lowerer:
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
         leave = ir.If(ir.Un("not", cond.e, BOOL), [ir.Break(line)], [], line)
-        body = [leave, *self.block(s.body)]
+        with self.nested(loop=True):
+            body = [*before, leave, *self.block(s.body)]
         return ir.For(self.irname(key), _const(0, dt), _const(bound, dt), 1, body, bound, line, label)
 
     def while_bound(self, s: ast.While) -> tuple[int, str]:
@@ -999,7 +1036,11 @@ class Lowerer:
         if any(isinstance(n, ast.Continue) for b in s.body[:idx] for n in ast.walk(b)):
             return None
         ivar = range_of(self.var_type(self.key(var))) if var in self.local_names else None
-        other = range_of(self.expr(right).pt)
+        outer, self.pending = self.pending, []
+        try:
+            other = range_of(self.expr(right).pt)
+        finally:
+            self.pending = outer  # only the interval matters here; the condition is lowered later
         if ivar is None or other is None:
             return None
         upward = isinstance(op, (ast.Lt, ast.LtE))
@@ -1013,10 +1054,12 @@ class Lowerer:
     def trip_estimate(self, args: list[ast.expr], step: int) -> int:
         """Iterations from the bounds, using observed values of scalar parameters."""
         self.observed_mode = True
+        outer, self.pending = self.pending, []
         try:
             ivs = [range_of(self.int_expr(a).pt) for a in args]
         finally:
             self.observed_mode = False
+            self.pending = outer  # the bounds' statements were made already; this pass reads intervals
         if len(ivs) == 1:
             start, stop = (0, 0), ivs[0]
         else:
@@ -1037,7 +1080,7 @@ class Lowerer:
         scalar: TE | None = None
         for k, item in enumerate(items):
             arr = self.array_of(item) if isinstance(item, ast.Name) else None
-            if arr is not None:
+            if isinstance(arr, ArrayInfo):
                 if arr.kind == "rom":
                     raise Reject(line, f"returns global array {arr.pyname}")
                 if arr.kind == "local":
@@ -1045,6 +1088,12 @@ class Lowerer:
                     self.returns.append(("param", arr.name))
                 else:
                     self.returns.append(("param", arr.name))
+                continue
+            if self.arr.rank_of(item) is not None:  # an array expression or a view: a new output array
+                out, stmts = self.arr.result_array(item, k, line)
+                out.returned = k
+                self.pending.extend(stmts)
+                self.returns.append(("param", out.name))
                 continue
             if scalar is not None:
                 raise Reject(line, "returns more than one scalar")
@@ -1088,6 +1137,7 @@ class Lowerer:
         if "order" in kw and not (isinstance(kw["order"], ast.Constant) and kw["order"].value == "C"):
             raise Reject(line, f"np.{kind}() with a non-C order")
         args = list(call.args)
+        fill_te: TE | None = None
         if kind.endswith("_like"):
             if not args:
                 raise Reject(line, f"np.{kind}() without an array")
@@ -1125,22 +1175,9 @@ class Lowerer:
                 )
             else:
                 dt = FLOAT64
-        if len(shape) not in (1, 2) or any(d <= 0 for d in shape):
-            raise Reject(line, f"local array {pyname} of shape {shape} (1-D or 2-D, non-empty)")
-        prev = self.r.created.get(pyname)
-        if prev is not None and prev != (dt, shape):
-            raise Reject(line, f"array {pyname} is created twice with different shapes or dtypes")
-        self.r.created[pyname] = (dt, shape)
-        key = self.key(pyname)
-        if key in self.vars or key in self.r.assigned or pyname in self.scalar_params:
-            raise Reject(line, f"{pyname} is a scalar elsewhere and an array here")
-        info = self.arrays.get(pyname)
-        if info is None:
-            irn = self.irname(key)
-            info = self.all_arrays.get(irn) or ArrayInfo(pyname, irn, dt, shape, "local", NP(dt))
-            self.add_array(pyname, info)
-        elif info.kind != "local":
-            raise Reject(line, f"{pyname} is a parameter or global and is re-created here")
+        if kind.startswith("full") and fill_te is None:
+            fill_te = self.expr(fill_node)  # before the name is rebound: the value may read its old array
+        info = self.arr.bind_storage(pyname, dt, tuple(shape), line)
         if kind.startswith("empty"):
             return []
         if kind.startswith("zeros"):
@@ -1148,7 +1185,7 @@ class Lowerer:
         elif kind.startswith("ones"):
             fill = _const(1, dt)
         else:
-            fill = cast(self.expr(fill_node).e, dt)
+            fill = cast(fill_te.e, dt)
         return self.fill_loops(info, fill, line)
 
     def list_maker(self, node: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
@@ -1219,21 +1256,9 @@ class Lowerer:
 
     def fill_loops(self, info: ArrayInfo, value: ir.Expr, line: int) -> list[ir.Stmt]:
         info.stored = True
-        idx_vars = []
-        for _d, n in enumerate(info.shape):
-            self.r.temp_counter += 1
-            v = f"__i{self.r.temp_counter}"
-            vdt = narrowest_signed(0, n) or INT64
-            self.r.assigned[v] = PyInt(0, n - 1)
-            self.vars.setdefault(v, VarState(pt=PyInt(0, n - 1)))
-            idx_vars.append((self.irname(v), vdt, n))
-        body: list[ir.Stmt] = [
-            ir.Store(info.name, tuple(ir.Var(v, dt) for v, dt, _ in idx_vars), value, line)
-        ]
-        for v, dt, n in reversed(idx_vars):
-            self.r.loop_counter += 1
-            body = [ir.For(v, _const(0, dt), _const(n, dt), 1, body, n, line, f"L{self.r.loop_counter}")]
-        return body
+        return self.arr.loop_nest(
+            info.shape, line, lambda idx: [ir.Store(info.name, tuple(i.e for i in idx), value, line)]
+        )
 
     def parse_shape(self, node: ast.expr, line: int) -> tuple[int, ...]:
         if isinstance(node, ast.Attribute) and node.attr == "shape":
@@ -1278,12 +1303,15 @@ class Lowerer:
                 return g
         return None
 
-    def array_of(self, node: ast.expr) -> ArrayInfo | None:
+    def array_of(self, node: ast.expr) -> Any:
+        """The array a name refers to: an ArrayInfo, or an arrays.View for a name bound to a slice."""
         if isinstance(node, ast.Name):
-            return self.lookup_array(node.id)
+            return self.sc.views.get(node.id) or self.lookup_array(node.id)
         return None
 
     def subscript_target(self, node: ast.Subscript) -> tuple[ArrayInfo, tuple[ir.Expr, ...]]:
+        if self.arr.needs_view(node):
+            return self.arr.scalar_target(node)
         base, index_nodes = self.flatten_subscript(node)
         arr = self.array_of(base)
         line = node.lineno
@@ -1373,7 +1401,10 @@ class Lowerer:
         return [(key, lo, hi)]
 
     def index(self, node: ast.expr, dim: int, line: int) -> ir.Expr:
-        te = self.expr(node)
+        return self.index_of(self.expr(node), node, dim, line)
+
+    def index_of(self, te: TE, node: ast.expr, dim: int, line: int) -> ir.Expr:
+        """The in-bounds index `te` (the value of `node`) denotes in a dimension of size `dim`."""
         fact = self.facts.get(ast.dump(node))
         if fact is not None and isinstance(te.pt, PyInt):
             te = TE(PyInt(max(te.pt.lo, fact[0]), min(te.pt.hi, fact[1])), te.e)
@@ -1425,8 +1456,8 @@ class Lowerer:
             if self.observed_mode:
                 return TE(self.obs_params.get(n, pt), ir.Var(irn, dt))
             return TE(pt, ir.Var(irn, dt))
-        if n in self.arrays:
-            raise Reject(line, f"array {n} used as a value (whole-array operations are not supported yet)")
+        if n in self.arrays or n in self.sc.views:
+            raise Reject(line, f"array {n} used as a value where a scalar is needed")
         if n in self.local_names:
             return self.read_var(n, node)
         if n in ("True", "False"):
@@ -1440,6 +1471,8 @@ class Lowerer:
 
     def expr(self, node: ast.expr) -> TE:
         line = self.where(node)
+        if not isinstance(node, ast.Name) and self.arr.rank_of(node) is not None:
+            raise Reject(line, f"array {ast.unparse(node)[:48]} used as a value where a scalar is needed")
         if isinstance(node, ast.Constant):
             v = node.value
             if isinstance(v, (bool, int, float)):
@@ -1448,6 +1481,8 @@ class Lowerer:
         if isinstance(node, ast.Name):
             return self.name(node)
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.MatMult):
+                return self.arr.dot_scalar(node.left, node.right, node, "@")
             op = _BINOPS.get(type(node.op))
             if op is None:
                 raise Reject(line, f"operator {type(node.op).__name__}")
@@ -1529,6 +1564,8 @@ class Lowerer:
                 if r[0] != r[1] or not -len(arr.shape) <= r[0] < len(arr.shape):
                     raise Reject(line, "shape index that is not a constant in range")
                 return self.const_te(arr.shape[r[0]], line)
+        if self.arr.needs_view(node):
+            return self.arr.scalar_load(node)
         arr, idx = self.subscript_target(node)
         arr.loaded = True
         pt = self.elem_type(arr)
@@ -1732,6 +1769,9 @@ class Lowerer:
             raise Reject(
                 line, f"{text}() returns an array or tuple inside an expression (assign it to a name first)"
             )
+        reduced = self.arr.scalar_call(node)
+        if reduced is not None:
+            return reduced
         if node.keywords:
             raise Reject(line, f"call to {text}() with keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -1778,12 +1818,19 @@ class Lowerer:
                 return TE(NP(dt), cast(a.e, dt))
             if np_name in ("abs", "absolute"):
                 self.nargs(node, 1, text)
-                return self.unop("abs", self.expr(node.args[0]), line)
+                a = self.expr(node.args[0])
+                te = self.unop("abs", a, line)
+                if not isinstance(a.pt, NP):  # a ufunc gives a numpy scalar (int64 for a Python int)
+                    dt = dtype(
+                        np.abs(
+                            True if isinstance(a.pt, PyBool) else 1 if isinstance(a.pt, PyInt) else 1.0
+                        ).dtype
+                    )
+                    te = TE(NP(dt), cast(te.e, dt))
+                return te
             if np_name in ARRAY_MAKERS:
                 raise Reject(line, f"np.{np_name}() outside a plain assignment")
-            raise Reject(
-                line, f"call to {text}() (numpy functions other than scalar types are not supported yet)"
-            )
+            raise Reject(line, f"call to {text}() (not supported; {self.arr.SUPPORTED_TEXT})")
         raise Reject(line, f"call to {text}()")
 
     def nargs(self, node: ast.Call, n: int, text: str) -> None:
@@ -1915,7 +1962,7 @@ class Lowerer:
                 values[p] = None
                 continue
             node = bound[p]
-            arr = self.array_of(node) if isinstance(node, ast.Name) else None
+            arr = self.arr.argument(node)  # an array by reference, a slice as a view, or a new array
             values[p] = arr if arr is not None else self.expr(node)
         self.r.inline_counter += 1
         scope = Scope(
@@ -1936,6 +1983,8 @@ class Lowerer:
                 v = values[p]
                 if isinstance(v, ArrayInfo):
                     scope.arrays[p] = v
+                elif self.arr.is_view(v):
+                    scope.views[p] = v
                 else:
                     te = self.expr(defaults[p]) if v is None else v
                     stmts.extend(self.pending)
@@ -1954,6 +2003,7 @@ class Lowerer:
             self.call_statement = saved_statement
         written = {st.array for st in ir.walk_stmts(stmts) if isinstance(st, ir.Store)}
         passed = {v.name for v in values.values() if isinstance(v, ArrayInfo)}
+        passed |= {v.base.name for v in values.values() if self.arr.is_view(v)}
         if written & passed and (self.cond_depth or self.call_statement is not call):
             raise Reject(
                 line,
@@ -1976,6 +2026,13 @@ class Lowerer:
             if arr is not None:
                 out.append(arr)
                 continue
+            if self.arr.rank_of(item) is not None:
+                result, made = self.arr.helper_return(item, k, ret.lineno)
+                stmts.extend(self.pending)
+                self.pending = []
+                stmts.extend(made)
+                out.append(result)
+                continue
             te = self.expr(item)
             stmts.extend(self.pending)
             self.pending = []
@@ -1990,6 +2047,8 @@ class Lowerer:
             if name in self.arrays:
                 raise Reject(line, f"{name} is an array here and a scalar elsewhere")
             return [self.assign_var(name, result, line, None)]
+        if self.arr.is_view(result):
+            return self.arr.bind_view(name, result, line)
         if isinstance(result, ArrayInfo):
             key = self.key(name)
             if key in self.vars or key in self.r.assigned or name in self.scalar_params:
@@ -1997,6 +2056,7 @@ class Lowerer:
             prev = self.arrays.get(name)
             if prev is not None and prev.name != result.name:
                 raise Reject(line, f"{name} names different arrays at different places")
+            self.sc.views.pop(name, None)
             self.arrays[name] = result
             return []
         raise Reject(line, "assigning the result of a function that returns nothing or a tuple")
@@ -2006,7 +2066,7 @@ class Lowerer:
     def kernel(self, body: list[ir.Stmt]) -> ir.Kernel:
         params: list[ir.Param] = []
         by_pos: dict[int, ir.Param] = {}
-        for a in self.top.arrays.values():
+        for a in self.all_arrays.values():
             if a.kind == "param":
                 if a.stored:
                     direction = "out" if (not a.loaded and self.full_coverage(a, body)) else "inout"
