@@ -198,21 +198,28 @@ def test_store_load_same_array(z2):
 
 def test_if_converted_in_pipeline_and_break(z2):
     i, v = V("i"), V("v")
-    body = [
-        ir.For("i", C(0), C(256), 1, [
-            ir.Assign("v", ir.Load("a", (i,), I32)),
-            ir.If(ir.Cmp("lt", v, C(0)), [ir.Assign("v", C(0)), ir.Break(line=7)], []),
-            ir.Store("b", (i,), v),
-        ], 256, label="L1")
-    ]  # fmt: skip
-    k = ir.Kernel(
-        "relu", [arr("a", I32, (256,), "in"), arr("b", I32, (256,), "out")], {"i": I32, "v": I32}, [], body
-    )
-    e = estimate_kernel(k, z2)
+
+    def relu(then):
+        body = [
+            ir.For("i", C(0), C(256), 1, [
+                ir.Assign("v", ir.Load("a", (i,), I32)),
+                ir.If(ir.Cmp("lt", v, C(0)), then, []),
+                ir.Store("b", (i,), v),
+            ], 256, label="L1")
+        ]  # fmt: skip
+        params = [arr("a", I32, (256,), "in"), arr("b", I32, (256,), "out")]
+        return ir.Kernel("relu", params, {"i": I32, "v": I32}, [], body)
+
+    e = estimate_kernel(relu([ir.Assign("v", C(0))]), z2)
     assert e.loops["L1"]["pipelined"] and e.loops["L1"]["ii"] == 1
-    assert e.loops["L1"]["cycles"] == 255 + e.loops["L1"]["depth"] + 1  # full trip despite the break
-    assert any("break at line 7" in n for n in e.notes)
+    assert e.loops["L1"]["cycles"] == 255 + e.loops["L1"]["depth"] + 1
     assert e.breakdown["operators"]["select"] == 1
+    # a break can leave mid-body: the loop is an FSM loop, costed with its full trip count
+    e = estimate_kernel(relu([ir.Assign("v", C(0)), ir.Break(line=7)]), z2)
+    loop = e.loops["L1"]
+    assert not loop["pipelined"]
+    assert loop["cycles"] == 256 * (1 + loop["depth"]) + 1
+    assert any("break at line 7" in n for n in e.notes)
 
 
 def test_if_outside_pipeline_takes_longer_branch(z2):

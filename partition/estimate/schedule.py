@@ -16,13 +16,21 @@ cycle (and a delay within it), following the kernel microarchitecture:
 * Other loops are FSM loops: trip * (1 + body) + 1 cycles. Statements outside
   pipelines are sequential states of at least one cycle; an `if` there costs one
   cycle for the condition plus its longer branch.
-* Break/Continue are treated conservatively: loops run their full `trip_max`.
+* Break/Continue are treated conservatively: loops run their full `trip_max`. An
+  innermost loop containing one is an FSM loop (it can leave or skip mid-body), not a
+  pipeline.
 * Equal subexpressions within one statement are computed once: the first
   occurrence carries the `ScheduledOp`, equal (==) expression nodes map to it.
 * No resource sharing: every operation instance is its own unit.
 
 The call's phases (load, compute, store, done) and their control cycles are the
 constants below; `bursts`/`transfer_cycles` give the AXI burst timing.
+
+An optional `emitter` (`schedule_kernel(..., emitter=...)`) is told about every value
+the schedule creates, with its cycle, so a backend (the built-in RTL) builds exactly the
+scheduled datapath: `emitter.region(path, role)` returns a per-region listener (or None)
+whose `const/var/op/load/store/assign/ret/condition` methods see each event in program
+order (see `_Region`). The estimator passes none.
 
 Statement paths: a top-level statement i has path (i,); statement j of the body of
 the loop at p has p + (j,); statement j of the then/else branch of the `if` at p has
@@ -234,8 +242,9 @@ class _Access:
 class _Ctx:
     """Per-kernel context: tables for the family/clock, arrays, types."""
 
-    def __init__(self, kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int):
+    def __init__(self, kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int, emitter=None):
         self.kernel = kernel
+        self.emitter = emitter
         self.family = family
         self.clock = clock_mhz
         self.budget = tables.budget_ns(clock_mhz)
@@ -328,8 +337,9 @@ def _flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: s
 class _Region:
     """Schedules straight-line code: one FSM statement, or one pipelined loop iteration."""
 
-    def __init__(self, ctx: _Ctx, ii: int | None = None, loop: ir.For | None = None):
+    def __init__(self, ctx: _Ctx, ii: int | None = None, loop: ir.For | None = None, emit=None):
         self.ctx = ctx
+        self.emit = emit  # listener of the values this region creates (the RTL backend), or None
         self.ii = ii  # modulo port reservation when pipelined
         self.loop = loop
         self.ops: list[ScheduledOp] = []
@@ -363,7 +373,12 @@ class _Region:
             return (0, 0.0)
         return max((v.cycle, v.ns) for v in operands)
 
-    def _place(self, node: Any, kind: str, bits: int, cost: OpCost, operands: list[_Val], array=None) -> _Val:
+    def _place(
+        self, node: Any, kind: str, bits: int, cost: OpCost, operands: list[_Val], array=None, role=None
+    ) -> _Val:
+        """Schedule one operation. `role` tells an emitter what a node that is not an IR
+        expression computes: ("addr_mul", stride), "addr_add", "guard_then", "guard_else",
+        ("merge", var)."""
         budget = self.ctx.budget
         c, t = self._start(operands)
         if cost.latency == 0 and cost.delay_ns == 0:
@@ -371,7 +386,10 @@ class _Region:
             op = ScheduledOp(node, kind, bits, cost, c, t, c, t, array)
             self.ops.append(op)
             self.by_owner[self.owner].append(op)
-            return _Val(c, t, bits, counted=False, srcs=tuple(operands))
+            v = _Val(c, t, bits, counted=False, srcs=tuple(operands))
+            if self.emit is not None:
+                self.emit.op(node, kind, operands, v, op, role)
+            return v
         if cost.latency == 0:
             if t + cost.delay_ns <= budget + 1e-9:
                 rc, rt = c, t + cost.delay_ns
@@ -389,7 +407,10 @@ class _Region:
             if t > 0 and t + cost.delay_ns > budget + 1e-9:
                 c, t = c + 1, 0.0
             rc, rt = c + cost.latency, cost.out_ns
-        return self._record(node, kind, bits, cost, operands, c, t, rc, rt, array)
+        v = self._record(node, kind, bits, cost, operands, c, t, rc, rt, array)
+        if self.emit is not None:
+            self.emit.op(node, kind, operands, v, self.ops[-1], role)
+        return v
 
     def _record(self, node, kind, bits, cost, operands, c, t, rc, rt, array=None) -> _Val:
         for v in operands:
@@ -400,6 +421,22 @@ class _Region:
         self.by_owner[self.owner].append(op)
         v = _Val(rc, rt, bits)
         self.vals.append(v)
+        return v
+
+    def _virtual(self, node: Any, kind: str, operands: list[_Val], role: str) -> _Val:
+        """A value that is wiring of its operands and no operation of its own in the model
+        (e.g. the inverted condition guarding an else branch: absorbed into the write enable)."""
+        c, t = self._start(operands)
+        v = _Val(c, t, 1, counted=False, srcs=tuple(operands))
+        if self.emit is not None:
+            self.emit.op(node, kind, operands, v, None, role)
+        return v
+
+    def _var_read(self, name: str, bits: int) -> _Val:
+        """The value a variable's register holds when this region starts (an incoming value)."""
+        v = _Val(0, 0.0, bits, counted=False, var=name)
+        if self.emit is not None:
+            self.emit.var(name, v)
         return v
 
     def _reserve_port(self, array: str, cycle: int) -> int:
@@ -422,11 +459,14 @@ class _Region:
         ctx = self.ctx
         fam = ctx.family
         if isinstance(e, ir.Const):
-            return _Val(0, 0.0, _dtype_bits(e.dtype), counted=False)
+            v = _Val(0, 0.0, _dtype_bits(e.dtype), counted=False)
+            if self.emit is not None:
+                self.emit.const(e, v)
+            return v
         if isinstance(e, ir.Var):
             if e.name in self.avail:
                 return self.avail[e.name]
-            return _Val(0, 0.0, _dtype_bits(e.dtype), counted=False, var=e.name)
+            return self._var_read(e.name, _dtype_bits(e.dtype))
         if isinstance(e, ir.Load):
             return self._load(e)
         if isinstance(e, ir.Select):
@@ -593,10 +633,12 @@ class _Region:
                 terms.append(v)
             else:
                 cost = tables.mul_cost(abits, abits, abits, fam, self.ctx.clock, const=s)
-                terms.append(self._place(e, "mul", abits, cost, [v]))
+                terms.append(self._place(e, "mul", abits, cost, [v], role=("addr_mul", s)))
         acc = terms[0]
         for t in terms[1:]:
-            acc = self._place(index, "add", abits, tables.int_cost("add", abits, fam), [acc, t])
+            acc = self._place(
+                index, "add", abits, tables.int_cost("add", abits, fam), [acc, t], role="addr_add"
+            )
         return [acc]
 
     def _order_after(self, array: str, kind: str, aff) -> int:
@@ -632,6 +674,8 @@ class _Region:
                 cost.source + f"; element select from a packed {ram.width}-bit word: " + tables.MUX_SOURCE,
             )  # fmt: skip
         v = self._record(e, "load", ram.elem_bits, cost, addr, c, 0.0, c + cost.latency, cost.out_ns, e.array)
+        if self.emit is not None:
+            self.emit.load(e, addr, v, c)
         self.accesses.append(_Access("load", e.array, c, aff, self.order))
         self.order += 1
         return v
@@ -644,11 +688,16 @@ class _Region:
             self.avail[s.var] = v
             self._commit(v)
             self.ctx.writers[s.var] += 1
+            if self.emit is not None:
+                self.emit.assign(s, v)
         elif isinstance(s, ir.Store):
             self._store(s)
         elif isinstance(s, ir.Return):
             if s.value is not None:
-                self._commit(self.expr(s.value))
+                v = self.expr(s.value)
+                self._commit(v)
+                if self.emit is not None:
+                    self.emit.ret(s, v)
         elif isinstance(s, ir.If):
             self._if(s)
         elif isinstance(s, (ir.Break, ir.Continue)):
@@ -660,10 +709,14 @@ class _Region:
         else:
             raise TypeError(f"unknown statement {type(s).__name__}")
 
-    def condition(self, e: ir.Expr) -> None:
+    def condition(self, e: ir.Expr) -> _Val:
         """Evaluate an expression whose value is latched for control (a branch condition,
         loop bounds) as its own FSM state(s)."""
-        self._commit(self.expr(e))
+        v = self.expr(e)
+        self._commit(v)
+        if self.emit is not None:
+            self.emit.condition(e, v)
+        return v
 
     def _commit(self, v: _Val) -> None:
         self._use(v, v.cycle)
@@ -682,6 +735,8 @@ class _Region:
         cost = tables.mem_cost("store", self.ctx.family)
         ram = self.ctx.rams[s.array]
         self._record(s, "store", ram.elem_bits, cost, deps, c, 0.0, c, 0.0, s.array)
+        if self.emit is not None:
+            self.emit.store(s, addr, val, self.guard, c)
         self.accesses.append(_Access("store", s.array, c, aff, self.order))
         self.order += 1
         self.commit = max(self.commit, c + 1)
@@ -694,7 +749,9 @@ class _Region:
         self.guard = (
             cond
             if outer is None
-            else self._place(s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond])
+            else self._place(
+                s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond], role="guard_then"
+            )
         )
         for t in s.then:
             self.stmt(t)
@@ -702,9 +759,11 @@ class _Region:
         self.avail = dict(saved)
         if s.orelse:
             self.guard = (
-                cond
+                self._virtual(s, "not", [cond], "guard_else")
                 if outer is None
-                else self._place(s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond])
+                else self._place(
+                    s, "logic", 1, tables.int_cost("logic", 1, fam), [outer, cond], role="guard_else"
+                )
             )
             for t in s.orelse:
                 self.stmt(t)
@@ -718,8 +777,10 @@ class _Region:
                 continue
             dt = self.ctx.var_types.get(var)
             bits = _dtype_bits(dt) if dt is not None else max(x.bits for x in (tv, ev) if x is not None)
-            ops = [x if x is not None else _Val(0, 0.0, bits, counted=False, var=var) for x in (tv, ev)]
-            sel = self._place(s, "select", bits, tables.int_cost("select", bits, fam), [cond, *ops])
+            ops = [x if x is not None else self._var_read(var, bits) for x in (tv, ev)]
+            sel = self._place(
+                s, "select", bits, tables.int_cost("select", bits, fam), [cond, *ops], role=("merge", var)
+            )
             merged[var] = sel
             self._commit(sel)
         self.avail = merged
@@ -795,13 +856,19 @@ class _Scheduler:
             k += 1
         return label
 
+    def _emit(self, path: tuple[int, ...], role: str, **info):
+        em = self.ctx.emitter
+        return None if em is None else em.region(path, role, **info)
+
     def stmt(self, s: ir.Stmt, path, entries: int, parent: str, counter: list[int]) -> StmtSchedule:
         kind = type(s).__name__.lower()
         if isinstance(s, (ir.Assign, ir.Store, ir.Return)):
             if isinstance(s, ir.Return) and s.value is None:
                 return StmtSchedule(path, kind, s, 0, 0)
-            r = _Region(self.ctx)
+            r = _Region(self.ctx, emit=self._emit(path, "stmt"))
             r.stmt(s)
+            if r.emit is not None:
+                r.emit.close(r.length)
             self.ctx.chain_ff += r.chain_ff()
             self.states += r.length
             return StmtSchedule(path, kind, s, 0, r.length, r.ops)
@@ -809,10 +876,12 @@ class _Scheduler:
             self.ctx.note(f"{kind} at line {s.line}: the loop is costed with its full trip count")
             return StmtSchedule(path, kind, s, 0, 0)
         if isinstance(s, ir.If):
-            r = _Region(self.ctx)
+            r = _Region(self.ctx, emit=self._emit(path, "cond"))
             r.condition(s.cond)
             self.ctx.chain_ff += r.chain_ff()
             cond_len = r.length
+            if r.emit is not None:
+                r.emit.close(cond_len)
             self.states += cond_len
             then, tl = self.block(s.then, (*path, 0), entries, parent, counter)
             orelse, el = self.block(s.orelse, (*path, 1), entries, parent, counter)
@@ -836,18 +905,20 @@ class _Scheduler:
         ctx = self.ctx
         label = self._label(s, parent, counter)
         trip = max(0, int(s.trip_max))
-        bounds = _Region(ctx)
+        bounds = _Region(ctx, emit=self._emit(path, "bounds"))
         for e in (s.start, s.stop):
             bounds.condition(e)
         ctx.chain_ff += bounds.chain_ff()
         entry = max(1, bounds.length)
+        if bounds.emit is not None:
+            bounds.emit.close(entry)
         vbits = _dtype_bits(s.start.dtype)
         control = [
             ScheduledOp(s, "add", vbits, tables.int_cost("add", vbits, ctx.family), 0, 0.0, 0, 0.0),
             ScheduledOp(s, "cmp", 1, tables.int_cost("cmp", vbits, ctx.family), 0, 0.0, 0, 0.0),
         ]
         ops = bounds.ops + control
-        if not _contains_loop(s.body):
+        if not _contains_loop(s.body) and not _jumps(s.body):
             ls = self.pipeline(s, label, path, trip, entries)
             ls.cycles = ((trip - 1) * ls.ii + ls.depth + 1 if trip > 0 else 1) + (entry - 1)
             self.states += 2
@@ -894,6 +965,16 @@ class _Scheduler:
             if new_ii <= ii:
                 break
             ii = new_ii
+        emit = self._emit(path, "body", ii=ii)
+        if emit is not None:
+            # the same (deterministic) schedule once more, told to the emitter
+            ctx.writers = defaultdict(int, writers_before)
+            r = _Region(ctx, ii=ii, loop=s, emit=emit)
+            for j, st in enumerate(s.body):
+                r.owner = j
+                r.stmt(st)
+            emit.finish(r.first_read, r.avail)
+            emit.close(r.length)
         ctx.chain_ff += r.chain_ff()
         depth = r.length
         body = [
@@ -929,10 +1010,24 @@ class _Scheduler:
         return need
 
 
-def schedule_kernel(kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int = 32) -> KernelSchedule:
-    """The static schedule of `kernel` on a device `family` at `clock_mhz`."""
+def _jumps(stmts: list[ir.Stmt]) -> bool:
+    """A break or continue among these statements (not inside a nested loop)."""
+    for s in stmts:
+        if isinstance(s, (ir.Break, ir.Continue)):
+            return True
+        if isinstance(s, ir.If) and (_jumps(s.then) or _jumps(s.orelse)):
+            return True
+    return False
+
+
+def schedule_kernel(
+    kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int = 32, emitter: Any = None
+) -> KernelSchedule:
+    """The static schedule of `kernel` on a device `family` at `clock_mhz`.
+
+    `emitter` (optional) is told every scheduled value (see the module docstring)."""
     tables._check_family(family)
-    ctx = _Ctx(kernel, family, clock_mhz, bus_bits)
+    ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter)
     sch = _Scheduler(ctx)
     body, compute = sch.block(kernel.body, (), 1, "")
     for op in _all_ops(body):

@@ -1,0 +1,625 @@
+"""Datapath of a kernel: the scheduled values as Verilog-2001 wires and registers.
+
+`partition.estimate.schedule.schedule_kernel` is run with a `Recorder` as its emitter:
+every value the schedule creates (constant, variable read, operation, load) becomes a
+`Node` carrying the cycle the schedule gave it. `Netlist` then prints each node as a
+named wire with numpy's exact semantics (ir.py) and provides `at(node, cycle)`: the
+node's value as seen in a later cycle of the same region. A value is read in its ready
+cycle straight from its wire (operations chain within a cycle) and later from a
+free-running register chain (`<wire>_d1`, `_d2`, ...), which is exactly what the
+estimator counts as chain registers: because every register of the chain shifts every
+cycle, the tap `d` cycles after a value's ready cycle holds that value whatever the
+initiation interval of the pipeline it belongs to.
+
+All values are unsigned bit vectors of their dtype's width (bool: 1 bit); signed
+operations use `$signed` on named operands only, in wires of their own, so Verilog's
+context-determined signedness never changes a result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from partition import ir
+from partition.dtypes import DType
+from partition.estimate.schedule import RamInfo, ScheduledOp
+
+# --------------------------------------------------------------------- the graph
+
+
+@dataclass(eq=False)
+class Node:
+    """One scheduled value of a region.
+
+    kind: const (value), var (a variable read, resolved per region), op (an operation of
+    the schedule, or a wiring-only `virtual` one), load (a RAM read).
+    timing: wiring (a function of its operands wherever it is used), comb (computed in
+    cycle `ready`), unit (a registered result valid from cycle `ready`).
+    """
+
+    id: int
+    kind: str
+    bits: int
+    signed: bool
+    region: Region
+    ready: int = 0
+    timing: str = "wiring"
+    node: Any = None  # IR expression or statement
+    op_kind: str = ""
+    role: Any = None
+    operands: list[Node] = field(default_factory=list)
+    issue: int = 0  # cycle the operation starts (latency units, loads)
+    latency: int = 0
+    value: Any = None  # const: the value; var: the variable name
+    array: str | None = None
+    dtype: DType | None = None
+    rdata: str = ""  # loads: the RAM read-data signal of the port it uses
+
+
+@dataclass
+class Access:
+    """A RAM access site: load (node) or store."""
+
+    kind: str
+    array: str
+    region: Region
+    cycle: int
+    addr: Node
+    data: Node | None = None
+    guard: Node | None = None
+    node: Node | None = None  # the load's value
+    elem_dtype: DType | None = None
+    port: str = ""
+
+
+class Region:
+    """The values of one scheduled region: a statement, a branch condition, loop bounds
+    (FSM states) or one iteration of a pipelined loop."""
+
+    def __init__(self, path: tuple[int, ...], role: str, ii: int | None = None):
+        self.path = path
+        self.role = role
+        self.ii = ii
+        self.length = 1
+        self.nodes: list[Node] = []
+        self.accesses: list[Access] = []
+        self.assigns: list[tuple[str, Node]] = []  # (variable, value) in program order
+        self.ret: Node | None = None
+        self.conditions: list[Node] = []
+        self.first_read: dict[str, int] = {}
+        self.final: dict[str, Node] = {}  # pipelined body: variable -> value at the end
+
+
+class Recorder:
+    """The emitter `schedule_kernel` reports to: builds a `Region` per scheduled region."""
+
+    def __init__(self, kernel: ir.Kernel):
+        self.kernel = kernel
+        self.regions: dict[tuple[tuple[int, ...], str], Region] = {}
+        self._next = 0
+
+    def region(self, path: tuple[int, ...], role: str, **info) -> _RegionRecorder:
+        reg = Region(path, role, info.get("ii"))
+        self.regions[(path, role)] = reg
+        return _RegionRecorder(self, reg)
+
+    def new_id(self) -> int:
+        self._next += 1
+        return self._next
+
+
+class _RegionRecorder:
+    def __init__(self, rec: Recorder, region: Region):
+        self.rec = rec
+        self.region = region
+        self.by_val: dict[int, Node] = {}
+        self.keep: list[Any] = []  # keep _Val objects alive so their ids stay unique
+
+    def _node(self, v: Any, **kw) -> Node:
+        n = Node(self.rec.new_id(), region=self.region, **kw)
+        self.region.nodes.append(n)
+        self.by_val[id(v)] = n
+        self.keep.append(v)
+        return n
+
+    def _of(self, v: Any) -> Node:
+        return self.by_val[id(v)]
+
+    def const(self, e: ir.Const, v: Any) -> None:
+        dt = e.dtype
+        self._node(v, kind="const", bits=_bits(dt), signed=dt.kind == "int", value=e.value, dtype=dt)
+
+    def var(self, name: str, v: Any) -> None:
+        dt = _var_dtype(self.rec.kernel, name)
+        self._node(v, kind="var", bits=_bits(dt), signed=dt.kind == "int", value=name, dtype=dt)
+
+    def op(
+        self, node: Any, kind: str, operands: list[Any], v: Any, op: ScheduledOp | None, role: Any
+    ) -> None:
+        ops = [self._of(x) for x in operands]
+        dt = node.dtype if isinstance(node, (ir.Bin, ir.Un, ir.Cmp, ir.Logic, ir.Cast, ir.Select)) else None
+        if role in ("guard_then", "guard_else") or kind == "not":
+            bits, signed = 1, False
+        elif isinstance(role, tuple) and role[0] == "merge":
+            vdt = _var_dtype(self.rec.kernel, role[1])
+            bits, signed, dt = _bits(vdt), vdt.kind == "int", vdt
+        elif role == "addr_add" or (isinstance(role, tuple) and role[0] == "addr_mul"):
+            bits, signed = v.bits, False
+        else:
+            bits, signed = _bits(dt), dt.kind == "int"
+        if op is None or (op.cost.latency == 0 and op.cost.delay_ns == 0):
+            timing, ready, issue, lat = "wiring", 0, 0, 0
+        elif op.cost.latency > 0:
+            timing, ready, issue, lat = "unit", op.ready_cycle, op.cycle, op.cost.latency
+        else:
+            timing, ready, issue, lat = "comb", op.ready_cycle, op.ready_cycle, 0
+        self._node(
+            v, kind="op", bits=bits, signed=signed, timing=timing, ready=ready, issue=issue,
+            latency=lat, node=node, op_kind=kind, role=role, operands=ops, dtype=dt,
+        )  # fmt: skip
+
+    def load(self, e: ir.Load, addr: list[Any], v: Any, cycle: int) -> None:
+        dt = e.dtype
+        a = self._flat(addr)
+        n = self._node(
+            v, kind="load", bits=_bits(dt), signed=dt.kind == "int", timing="comb", ready=cycle + 1,
+            issue=cycle, node=e, array=e.array, operands=[a], dtype=dt,
+        )  # fmt: skip
+        self.region.accesses.append(Access("load", e.array, self.region, cycle, a, node=n, elem_dtype=dt))
+
+    def store(self, s: ir.Store, addr: list[Any], val: Any, guard: Any, cycle: int) -> None:
+        a = self._flat(addr)
+        g = self._of(guard) if guard is not None else None
+        dt = self.rec.kernel.array_dtype(s.array)
+        self.region.accesses.append(
+            Access("store", s.array, self.region, cycle, a, data=self._of(val), guard=g, elem_dtype=dt)
+        )
+
+    def _flat(self, addr: list[Any]) -> Node:
+        if len(addr) != 1:
+            raise AssertionError("the schedule flattens multi-dimensional addresses")
+        return self._of(addr[0])
+
+    def assign(self, s: ir.Assign, v: Any) -> None:
+        self.region.assigns.append((s.var, self._of(v)))
+
+    def ret(self, s: ir.Return, v: Any) -> None:
+        self.region.ret = self._of(v)
+
+    def condition(self, e: ir.Expr, v: Any) -> None:
+        self.region.conditions.append(self._of(v))
+
+    def finish(self, first_read: dict[str, int], avail: dict[str, Any]) -> None:
+        self.region.first_read = dict(first_read)
+        self.region.final = {name: self._of(v) for name, v in avail.items()}
+
+    def close(self, length: int) -> None:
+        self.region.length = length
+
+
+def _bits(dt: DType) -> int:
+    return 1 if dt.is_bool else dt.bits
+
+
+def _var_dtype(kernel: ir.Kernel, name: str) -> DType:
+    if name in kernel.scalars:
+        return kernel.scalars[name]
+    for p in kernel.scalar_params:
+        if p.name == name:
+            return p.dtype
+    for s in ir.walk_stmts(kernel.body):
+        if isinstance(s, ir.For) and s.var == name:
+            return s.start.dtype
+        if isinstance(s, ir.Assign) and s.var == name:
+            return s.value.dtype
+    raise KeyError(name)
+
+
+# ------------------------------------------------------------------- literals
+
+
+def lit(value: int, bits: int) -> str:
+    """A sized Verilog literal of `value` wrapped to `bits` bits (two's complement)."""
+    v = int(value) & ((1 << bits) - 1)
+    if bits == 1:
+        return f"1'b{v}"
+    return f"{bits}'h{v:x}"
+
+
+def resize(name: str, frm: int, to: int, signed: bool) -> str:
+    """`name` (an identifier of `frm` bits) as `to` bits: truncation or sign/zero extension."""
+    if frm == to:
+        return name
+    if to < frm:
+        return f"{name}[{to - 1}:0]" if to > 1 else f"{name}[0]"
+    fill = f"{name}[{frm - 1}]" if signed else "1'b0"
+    return f"{{{{{to - frm}{{{fill}}}}}, {name}}}"
+
+
+# -------------------------------------------------------------------- netlist
+
+
+class Netlist:
+    """Verilog text of the datapath: declarations, continuous assignments, registers.
+
+    `active(region, cycle)` (set by the FSM builder) is the condition under which a region
+    executes a given cycle; it gates side effects only (register writes, stores, unit
+    starts). `var_value(region, name, cycle)` resolves variable reads.
+    """
+
+    def __init__(self, kernel: ir.Kernel, rams: dict[str, RamInfo]):
+        self.kernel = kernel
+        self.rams = rams
+        self.decls: list[str] = []
+        self.assigns: list[str] = []
+        self.regs: list[str] = []  # always blocks (free-running registers)
+        self.taps: dict[str, tuple[int, int]] = {}  # wire -> (bits, deepest tap)
+        self.units: list[dict] = []  # divider instances
+        self.names: dict[int, str] = {}
+        self.wire_memo: dict[tuple, str] = {}
+        self.active = None  # set by the FSM builder: (region, cycle) -> Verilog condition
+        self.var_value = None  # set by the FSM builder: (node, cycle) -> identifier or literal
+        self._n = 0
+
+    # ---- naming and wires
+    def fresh(self, base: str) -> str:
+        self._n += 1
+        return f"{base}{self._n}"
+
+    def wire(self, bits: int, expr: str, comment: str = "", base: str = "t") -> str:
+        """A named wire holding `expr` (memoised by text)."""
+        key = (bits, expr)
+        if key in self.wire_memo:
+            return self.wire_memo[key]
+        name = self.fresh(base)
+        rng = f"[{bits - 1}:0] " if bits > 1 else ""
+        self.decls.append(f"wire {rng}{name};" + (f"  // {comment}" if comment else ""))
+        self.assigns.append(f"assign {name} = {expr};")
+        self.wire_memo[key] = name
+        return name
+
+    def ident(self, text: str, bits: int) -> str:
+        """`text` as something that can be sliced: a literal gets a wire of its own."""
+        return self.wire(bits, text) if _is_lit(text) else text
+
+    def tap(self, name: str, bits: int, d: int) -> str:
+        """The value wire `name` had `d` cycles ago (free-running register chain)."""
+        if d == 0:
+            return name
+        old = self.taps.get(name, (bits, 0))
+        self.taps[name] = (bits, max(old[1], d))
+        return f"{name}_d{d}"
+
+    def chain_registers(self) -> None:
+        for name, (bits, depth) in sorted(self.taps.items()):
+            rng = f"[{bits - 1}:0] " if bits > 1 else ""
+            self.decls.append(
+                f"reg  {rng}{name}_d1" + "".join(f", {name}_d{k}" for k in range(2, depth + 1)) + ";"
+            )
+            lines = [f"    {name}_d1 <= {name};"] + [
+                f"    {name}_d{k} <= {name}_d{k - 1};" for k in range(2, depth + 1)
+            ]
+            self.regs.append("always @(posedge ap_clk) begin\n" + "\n".join(lines) + "\nend")
+
+    # ---- values
+    def at(self, n: Node, cycle: int) -> str:
+        """Identifier or literal of node `n`'s value in `cycle` of its region."""
+        if n.kind == "const":
+            return lit(_const_int(n.value), n.bits)
+        if n.kind == "var":
+            return self.var_value(n, cycle)
+        if n.timing == "wiring":
+            key = (n.id, cycle)
+            if key not in self.wire_memo:
+                self.wire_memo[key] = self._emit(n, cycle)
+            return self.wire_memo[key]
+        if cycle < n.ready:
+            raise AssertionError(
+                f"value {n.op_kind or n.kind} read in cycle {cycle} before it is ready ({n.ready})"
+            )
+        base = self.names.get(n.id)
+        if base is None:
+            base = self.names[n.id] = self._emit(n, n.issue if n.timing == "unit" else n.ready)
+        return self.tap(base, n.bits, cycle - n.ready)
+
+    def truth(self, n: Node, cycle: int) -> str:
+        t = self.at(n, cycle)
+        return t if n.bits == 1 else self.wire(1, f"|{t}")
+
+    # ---- operations
+    def _emit(self, n: Node, cycle: int) -> str:
+        if n.kind == "load":
+            return self._load(n)
+        return self._op(n, cycle)
+
+    def _op(self, n: Node, c: int) -> str:
+        e, role, kind, bits = n.node, n.role, n.op_kind, n.bits
+        if isinstance(e, ir.Bin) and e.op == "mul" and role is None:
+            return self._mul(n, c, _describe(n))
+        a = [self.at(x, c) for x in n.operands]
+        comment = _describe(n)
+        if role == "guard_then":
+            return self.wire(1, f"{a[0]} & {self.truth(n.operands[1], c)}", comment)
+        if role == "guard_else":
+            if len(a) == 1:
+                return self.wire(1, f"~{self.truth(n.operands[0], c)}", comment)
+            return self.wire(1, f"{a[0]} & ~{self.truth(n.operands[1], c)}", comment)
+        if isinstance(role, tuple) and role[0] == "merge":
+            return self.wire(bits, f"{self.truth(n.operands[0], c)} ? {a[1]} : {a[2]}", comment)
+        if isinstance(role, tuple) and role[0] == "addr_mul":
+            x = n.operands[0]
+            v = self._sized(a[0], x.bits, bits, x.signed)
+            return self._const_mul(v, role[1], bits, comment)
+        if role == "addr_add":
+            x, y = n.operands
+            return self.wire(
+                bits,
+                f"{self._sized(a[0], x.bits, bits, x.signed)} + {self._sized(a[1], y.bits, bits, y.signed)}",
+                comment,
+            )
+        if isinstance(e, ir.Cast):
+            return self._cast(n.operands[0], a[0], e.dtype, comment)
+        if isinstance(e, ir.Select):
+            return self.wire(bits, f"{self.truth(n.operands[0], c)} ? {a[1]} : {a[2]}", comment)
+        if isinstance(e, ir.Logic):
+            t0, t1 = self.truth(n.operands[0], c), self.truth(n.operands[1], c)
+            return self.wire(1, f"{t0} {'&' if e.op == 'land' else '|'} {t1}", comment)
+        if isinstance(e, ir.Cmp):
+            return self._cmp(e.op, a[0], a[1], n.operands[0], comment)
+        if isinstance(e, ir.Un):
+            return self._un(e, n.operands[0], a[0], comment)
+        if isinstance(e, ir.Bin):
+            return self._bin(n, e, a, c, comment)
+        raise AssertionError(f"no Verilog for {kind} {type(e).__name__}")
+
+    def _sized(self, name: str, frm: int, to: int, signed: bool) -> str:
+        if frm == to:
+            return name
+        if _is_lit(name):
+            return lit(_lit_value(name, frm, signed), to)
+        return self.wire(to, resize(name, frm, to, signed))
+
+    def _cast(self, src: Node, a: str, dst: DType, comment: str) -> str:
+        if dst.is_bool:
+            return a if src.bits == 1 else self.wire(1, f"|{a}", comment)
+        return self._sized(a, src.bits, dst.bits, src.signed)
+
+    def _cmp(self, op: str, a: str, b: str, x: Node, comment: str) -> str:
+        sym = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[op]
+        if x.signed and op not in ("eq", "ne"):
+            return self.wire(1, f"$signed({a}) {sym} $signed({b})", comment)
+        return self.wire(1, f"{a} {sym} {b}", comment)
+
+    def _un(self, e: ir.Un, x: Node, a: str, comment: str) -> str:
+        n = x.bits
+        if e.op == "not":
+            return self.wire(1, f"~{a}" if n == 1 else f"~|{a}", comment)
+        if e.op == "invert":
+            return self.wire(n, f"~{a}", comment)
+        if e.op == "neg":
+            return self.wire(n, f"-{a}" if n > 1 else a, comment)
+        if e.op == "abs":
+            if not x.signed:
+                return a
+            a = self.ident(a, n)
+            neg = self.wire(n, f"-{a}")
+            return self.wire(n, f"{a}[{n - 1}] ? {neg} : {a}", comment)
+        raise AssertionError(e.op)
+
+    def _bin(self, n: Node, e: ir.Bin, a: list[str], c: int, comment: str) -> str:
+        op, bits, x = e.op, n.bits, n.operands[0]
+        signed = x.signed
+        A, B = a
+        if op in ("add", "sub"):
+            return self.wire(bits, f"{A} {'+' if op == 'add' else '-'} {B}", comment)
+        if op in ("and", "or", "xor"):
+            return self.wire(bits, f"{A} {dict(zip(('and', 'or', 'xor'), '&|^'))[op]} {B}", comment)
+        if op in ("min", "max"):
+            rel = "<" if op == "min" else ">"
+            cmp = self.wire(1, f"$signed({B}) {rel} $signed({A})" if signed else f"{B} {rel} {A}")
+            return self.wire(bits, f"{cmp} ? {B} : {A}", comment)
+        if op in ("shl", "shr"):
+            return self._shift(op, A, n.operands[1], B, bits, signed, comment)
+        if op in ("floordiv", "mod"):
+            return self._div(n, e, a, comment)
+        raise AssertionError(op)
+
+    def _shift(self, op: str, A: str, amt: Node, S: str, n: int, signed: bool, comment: str) -> str:
+        k = max(1, (n - 1).bit_length())  # bits of an in-range amount
+        A = self.ident(A, n)
+
+        def fill() -> str:  # the result of an out-of-range amount
+            return self.wire(n, f"{{{n}{{{A}[{n - 1}]}}}}") if (op == "shr" and signed) else lit(0, n)
+
+        if amt.kind == "const":
+            s = _const_int(amt.value)
+            if s < 0 or s >= n:
+                return fill()
+            if s == 0:
+                return A
+            if op == "shl":
+                return self.wire(n, f"{{{A}[{n - 1 - s}:0], {lit(0, s)}}}", comment)
+            hi = f"{{{s}{{{A}[{n - 1}]}}}}" if signed else lit(0, s)
+            return self.wire(n, f"{{{hi}, {A}[{n - 1}:{s}]}}", comment)
+        w = amt.bits
+        S = self.ident(S, w)
+        parts = []
+        if amt.signed:
+            parts.append(f"{S}[{w - 1}]")
+            if w - 1 > 0 and (1 << (w - 1)) - 1 >= n:
+                parts.append(f"({S}[{w - 2}:0] >= {lit(n, w - 1)})")
+        elif (1 << w) - 1 >= n:
+            parts.append(f"({S} >= {lit(n, w)})")
+        if w == k:
+            sh = S
+        elif w < k:
+            sh = self._sized(S, w, k, False)
+        else:
+            sh = self.wire(k, f"{S}[{k - 1}:0]")
+        shifted = (
+            self.wire(n, f"{A} << {sh}")
+            if op == "shl"
+            else self.wire(n, f"$signed({A}) >>> {sh}" if signed else f"{A} >> {sh}")
+        )
+        if not parts:
+            return shifted
+        oor = self.wire(1, " | ".join(parts))
+        return self.wire(n, f"{oor} ? {fill()} : {shifted}", comment)
+
+    def _const_mul(self, v: str, const: int, bits: int, comment: str) -> str:
+        k = int(const) & ((1 << bits) - 1)
+        if k == 0:
+            return lit(0, bits)
+        if _is_lit(v):
+            return lit(_lit_value(v, bits, False) * k, bits)
+        ones = [i for i in range(bits) if k >> i & 1]
+        if len(ones) <= 3:
+            terms = [v if i == 0 else f"{{{v}[{bits - 1 - i}:0], {lit(0, i)}}}" for i in ones]
+            if len(terms) == 1 and terms[0] == v:
+                return v
+            return self.wire(bits, " + ".join(terms), comment)
+        return self.wire(bits, f"{v} * {lit(k, bits)}", comment)
+
+    def _mul(self, n: Node, c: int, comment: str) -> str:
+        """Product modulo 2**bits; operands cast from narrower integers multiply at their
+        own width (sign-extended), which is what maps a narrow product to LUTs or one DSP."""
+        bits = n.bits
+        for i in (0, 1):
+            other = n.operands[1 - i]
+            if other.kind == "const":
+                x = self.at(n.operands[i], c)
+                return self._unit(n, self._const_mul(x, _const_int(other.value), bits, comment), comment)
+        opnds = []
+        for x in n.operands:
+            src = _narrow_source(x)
+            if src is not None:
+                sx, sbits, ssigned = src
+                nm = self.at(sx, c)
+                if not ssigned:
+                    nm, sbits = self.wire(sbits + 1, f"{{1'b0, {nm}}}"), sbits + 1
+                opnds.append(nm)
+            else:
+                opnds.append(self.at(x, c))
+        expr = f"$signed({opnds[0]}) * $signed({opnds[1]})"
+        return self._unit(n, self.wire(bits, expr, comment), comment)
+
+    def _unit(self, n: Node, comb: str, comment: str) -> str:
+        """A latency-L operation: L pipeline registers after the combinational product."""
+        if n.timing != "unit":
+            return comb
+        prev = comb
+        rng = f"[{n.bits - 1}:0] " if n.bits > 1 else ""
+        for k in range(1, n.latency + 1):
+            name = self.fresh("p")
+            self.decls.append(f"reg  {rng}{name};  // {comment}: pipeline stage {k}")
+            self.regs.append(f"always @(posedge ap_clk) {name} <= {prev};")
+            prev = name
+        return prev
+
+    def _div(self, n: Node, e: ir.Bin, a: list[str], comment: str) -> str:
+        if n.timing != "unit":  # by a power-of-two constant: shift or mask
+            p = _const_int(n.operands[1].value).bit_length() - 1
+            bits, A = n.bits, self.ident(a[0], n.bits)
+            if e.op == "mod":
+                return (
+                    lit(0, bits) if p == 0 else self._sized(self.wire(p, f"{A}[{p - 1}:0]"), p, bits, False)
+                )
+            if p == 0:
+                return A
+            hi = f"{{{p}{{{A}[{bits - 1}]}}}}" if n.signed else lit(0, p)
+            return self.wire(bits, f"{{{hi}, {A}[{bits - 1}:{p}]}}", comment)
+        name = self.fresh("div")
+        self.decls.append(f"wire [{n.bits - 1}:0] {name}_res;  // {comment}")
+        self.units.append(
+            {
+                "name": name,
+                "bits": n.bits,
+                "cw": n.bits.bit_length(),
+                "signed": 1 if n.signed else 0,
+                "mod": 1 if e.op == "mod" else 0,
+                "start": self.active(n.region, n.issue),
+                "a": a[0],
+                "b": a[1],
+                "comment": comment,
+            }
+        )
+        return f"{name}_res"
+
+    def _load(self, n: Node) -> str:
+        """The loaded element in the cycle after the access (the RAM's registered output)."""
+        ram = self.rams[n.array]
+        rdata = n.rdata  # set by the port allocator
+        c = n.ready
+        if ram.per_word == 1:
+            bits_stored = ram.width
+            if bits_stored == n.bits:
+                return rdata
+            return self.wire(
+                n.bits, f"{rdata}[{n.bits - 1}:0]" if n.bits > 1 else f"{rdata}[0]", _describe(n)
+            )
+        eb = ram.elem_bits
+        lb = (ram.per_word - 1).bit_length()
+        flat = n.operands[0]
+        fl = self.ident(
+            self._sized(self.at(flat, c), flat.bits, max(flat.bits, lb), flat.signed), max(flat.bits, lb)
+        )
+        lane = self.wire(lb, f"{fl}[{lb - 1}:0]" if lb > 1 else f"{fl}[0]")
+        shift = self.wire(lb + (eb - 1).bit_length(), f"{{{lane}, {lit(0, (eb - 1).bit_length())}}}")
+        elem = self.wire(eb, f"{rdata}[{shift} +: {eb}]", _describe(n))
+        return elem if n.bits == eb else self.wire(n.bits, f"{elem}[0]")
+
+
+def _const_int(v: Any) -> int:
+    return int(bool(v)) if isinstance(v, bool) else int(v)
+
+
+def _is_lit(s: str) -> bool:
+    return "'" in s and s[0].isdigit()
+
+
+def _lit_value(s: str, bits: int, signed: bool) -> int:
+    v = int(s.split("'")[1][1:], 16 if "'h" in s else 2)
+    if signed and v >> (bits - 1):
+        v -= 1 << bits
+    return v
+
+
+def _narrow_source(x: Node) -> tuple[Node, int, bool] | None:
+    """A multiplier operand that is a cast from a narrower integer: (source, bits, signed)."""
+    if x.kind == "op" and isinstance(x.node, ir.Cast) and x.operands:
+        src = x.operands[0]
+        sdt = x.node.operand.dtype
+        if (sdt.is_int or sdt.is_bool) and src.bits < x.bits:
+            return src, src.bits, sdt.kind == "int"
+    return None
+
+
+def _describe(n: Node) -> str:
+    e = n.node
+    if isinstance(n.role, tuple) and n.role[0] == "merge":
+        return f"if-converted {n.role[1]}"
+    if isinstance(n.role, str):
+        return n.role.replace("_", " ")
+    if isinstance(n.role, tuple):
+        return f"address * {n.role[1]}"
+    where = f"cycle {n.ready}"
+    if isinstance(e, ir.Load):
+        return f"{e.array}[...] ({e.dtype}), {where}"
+    if isinstance(e, (ir.Bin, ir.Un, ir.Cmp, ir.Logic)):
+        return f"{e.op} {e.dtype if not isinstance(e, ir.Cmp) else e.lhs.dtype}, {where}"
+    if isinstance(e, ir.Cast):
+        return f"{e.operand.dtype} -> {e.dtype}"
+    if isinstance(e, ir.Select):
+        return f"select {e.dtype}, {where}"
+    return n.op_kind
+
+
+def word_address_bits(ram: RamInfo) -> int:
+    return max(1, (max(ram.depth, 1) - 1).bit_length())
+
+
+def flat_bits(ram: RamInfo) -> int:
+    """Width of a flattened element index (the schedule's address width)."""
+    return max(1, math.ceil(math.log2(max(2, ram.elems))))

@@ -1,0 +1,366 @@
+"""Generic cocotb testbench of a kernel IP (either backend's interface, DESIGN.md §4).
+
+It needs nothing but the task folder: the register map (`<task>_regmap.json`,
+partition.regmap.RegisterMap.to_json) and the vectors (`vectors/`, format in
+partition.rtl.vectors). For every vector, in order and back to back without a reset, it
+places the input arrays in an AxiRam (cocotbext-axi) at distinct 4 KB-aligned addresses
+(out-only arrays are filled with random bytes, so an element the kernel fails to write
+shows), writes the arguments at their register offsets through an AxiLiteMaster, starts
+the kernel with ap_start, polls CTRL until ap_done (with a cycle timeout), and compares
+every out/inout array (and the bytes around it) and ap_return bit for bit. A monitor
+checks every AXI burst (INCR, 4-byte beats, <= 256 beats, no 4 KB crossing, one burst
+outstanding) and measures the cycles from the cycle ap_start is seen while idle to the
+cycle ap_done is high, with each burst's slave latency (AR -> first R beat, last W beat ->
+B), so a caller can compare with the estimate at the board's DDR latencies. A second test
+checks ap_idle / ap_ready / ap_done (clear on read) and the interrupt path (GIE, IER, ISR
+toggle on write).
+
+Environment: PARTITION_TB_DIR (task folder, required), PARTITION_RESULTS (JSON lines
+appended per run), PARTITION_TIMEOUT_CYCLES (default 2,000,000 per call).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import cocotb
+import numpy as np
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, FallingEdge
+from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
+from cocotbext.axi.axi_channels import AxiARBus, AxiAWBus, AxiBBus, AxiRBus, AxiReadBus, AxiWBus, AxiWriteBus
+
+CTRL, GIE, IER, ISR = 0x00, 0x04, 0x08, 0x0C
+AP_START, AP_DONE, AP_IDLE, AP_READY, INTERRUPT = 1, 2, 4, 8, 1 << 9
+BASE = 0x10000
+MASK32 = 0xFFFFFFFF
+
+
+class _AWBus(AxiAWBus):
+    # Vitis declares AWLOCK/ARLOCK 2 bits wide (AXI3 heritage); cocotbext-axi expects the
+    # 1-bit AXI4 signal, so the lock signals stay out of the model (the monitor checks 0).
+    _optional_signals = [s for s in AxiAWBus._optional_signals if s != "awlock"]
+
+
+class _ARBus(AxiARBus):
+    _optional_signals = [s for s in AxiARBus._optional_signals if s != "arlock"]
+
+
+def _v(sig) -> int:
+    return int(sig.value)
+
+
+class Task:
+    """The register map and vectors of the kernel under test."""
+
+    def __init__(self, folder: Path):
+        maps = sorted(folder.glob("*_regmap.json"))
+        if len(maps) != 1:
+            raise FileNotFoundError(f"{folder}: expected one *_regmap.json, found {len(maps)}")
+        self.regmap = json.loads(maps[0].read_text())
+        self.vdir = folder / "vectors"
+        self.manifest = json.loads((self.vdir / "manifest.json").read_text())
+        self.regs = {r["name"]: r for r in self.regmap["registers"]}
+        self.params = self.manifest["params"]
+        addr = BASE
+        self.addr: dict[str, int] = {}
+        for p in self.params:
+            if p["kind"] == "array":
+                self.addr[p["name"]] = addr
+                addr += (p["nbytes"] + 64 + 4095) // 4096 * 4096 + 4096
+        self.mem_size = addr + 4096
+
+    def data(self, name: str) -> bytes:
+        return (self.vdir / name).read_bytes()
+
+
+class Monitor:
+    """Samples the bus at every falling edge and checks the AXI4 protocol."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.cycle = 0
+        self.errors: list[str] = []
+        self.new_run()
+
+    def new_run(self) -> None:
+        self.reads: list[dict] = []
+        self.writes: list[dict] = []
+        self.r_open = None
+        self.aw_open = None
+        self.w_cur = None
+        self.w_done: list[dict] = []
+        self.starts: list[int] = []
+        self.dones: list[int] = []
+
+    def error(self, msg: str) -> None:
+        if len(self.errors) < 20:
+            self.errors.append(f"cycle {self.cycle}: {msg}")
+
+    def _addr(self, ch: str, addr: int, length: int, size: int, burst: int, lock: int) -> None:
+        if size != 2 or burst != 1 or lock != 0:
+            self.error(f"{ch}SIZE {size} / {ch}BURST {burst} / {ch}LOCK {lock}: want 2 / INCR / 0")
+        if addr % 4:
+            self.error(f"{ch}ADDR 0x{addr:x} not word aligned")
+        if (addr & 0xFFF) + 4 * (length + 1) > 4096:
+            self.error(f"{ch} burst 0x{addr:x} + {length + 1} beats crosses a 4 KB boundary")
+
+    async def run(self) -> None:
+        d = self.dut
+        while True:
+            await FallingEdge(d.ap_clk)
+            self.cycle += 1
+            c = self.cycle
+            if not _v(d.ap_rst_n):
+                continue
+            if _v(d.ap_idle) and _v(d.ap_start):
+                self.starts.append(c)
+            if _v(d.ap_done):
+                self.dones.append(c)
+            if _v(d.m_axi_gmem_ARVALID) and _v(d.m_axi_gmem_ARREADY):
+                length = _v(d.m_axi_gmem_ARLEN)
+                self._addr(
+                    "AR", _v(d.m_axi_gmem_ARADDR), length, _v(d.m_axi_gmem_ARSIZE), _v(d.m_axi_gmem_ARBURST),
+                    _v(d.m_axi_gmem_ARLOCK),
+                )  # fmt: skip
+                if self.r_open is not None:
+                    self.error("AR accepted while a read burst is outstanding")
+                self.r_open = {"beats": length + 1, "ar": c, "first": None, "last": None, "n": 0}
+            if _v(d.m_axi_gmem_RVALID) and _v(d.m_axi_gmem_RREADY):
+                b = self.r_open
+                if b is None:
+                    self.error("R beat without a burst")
+                else:
+                    b["first"] = c if b["first"] is None else b["first"]
+                    b["n"] += 1
+                    if _v(d.m_axi_gmem_RLAST):
+                        b["last"] = c
+                        if b["n"] != b["beats"]:
+                            self.error(f"read burst of {b['beats']} beats got {b['n']}")
+                        self.reads.append(b)
+                        self.r_open = None
+            if _v(d.m_axi_gmem_AWVALID) and _v(d.m_axi_gmem_AWREADY):
+                length = _v(d.m_axi_gmem_AWLEN)
+                self._addr(
+                    "AW", _v(d.m_axi_gmem_AWADDR), length, _v(d.m_axi_gmem_AWSIZE), _v(d.m_axi_gmem_AWBURST),
+                    _v(d.m_axi_gmem_AWLOCK),
+                )  # fmt: skip
+                if self.aw_open is not None:
+                    self.error("AW accepted while a write burst is outstanding")
+                self.aw_open = {"beats": length + 1, "aw": c}
+            if _v(d.m_axi_gmem_WVALID) and _v(d.m_axi_gmem_WREADY):
+                if self.w_cur is None:
+                    self.w_cur = {"first": c, "n": 0}
+                self.w_cur["n"] += 1
+                if _v(d.m_axi_gmem_WLAST):
+                    self.w_cur["last"] = c
+                    self.w_done.append(self.w_cur)
+                    self.w_cur = None
+            if _v(d.m_axi_gmem_BVALID) and _v(d.m_axi_gmem_BREADY):
+                if self.aw_open is None or not self.w_done:
+                    self.error("B response before both AW and the last W beat")
+                else:
+                    burst = self.aw_open | self.w_done.pop(0) | {"b": c}
+                    if burst["n"] != burst["beats"]:
+                        self.error(f"write burst of {burst['beats']} beats had {burst['n']} W beats")
+                    self.writes.append(burst)
+                    self.aw_open = None
+
+    def unstalled(self) -> bool:
+        """No burst stalled besides the slave's latency (then the cycle count is exact)."""
+        for r in self.reads:
+            if r["last"] - r["first"] != r["beats"] - 1:
+                return False
+        for w in self.writes:
+            if w["first"] != w["aw"] or w["last"] - w["first"] != w["beats"] - 1:
+                return False
+        return True
+
+
+class TB:
+    def __init__(self, dut):
+        self.dut = dut
+        self.task = Task(Path(os.environ["PARTITION_TB_DIR"]))
+        self.timeout = int(os.environ.get("PARTITION_TIMEOUT_CYCLES", "2000000"))
+        self.rng = random.Random(12345)
+        cocotb.start_soon(Clock(dut.ap_clk, 10, unit="ns").start())
+        self.axil = AxiLiteMaster(
+            AxiLiteBus.from_prefix(dut, "s_axi_control"), dut.ap_clk, dut.ap_rst_n, reset_active_level=False
+        )
+        bus = AxiBus(
+            write=AxiWriteBus(
+                _AWBus.from_prefix(dut, "m_axi_gmem"),
+                AxiWBus.from_prefix(dut, "m_axi_gmem"),
+                AxiBBus.from_prefix(dut, "m_axi_gmem"),
+            ),
+            read=AxiReadBus(_ARBus.from_prefix(dut, "m_axi_gmem"), AxiRBus.from_prefix(dut, "m_axi_gmem")),
+        )
+        self.ram = AxiRam(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False, size=self.task.mem_size)
+        self.mon = Monitor(dut)
+        cocotb.start_soon(self.mon.run())
+
+    async def reset(self) -> None:
+        self.dut.ap_rst_n.value = 0
+        await ClockCycles(self.dut.ap_clk, 5)
+        self.dut.ap_rst_n.value = 1
+        await ClockCycles(self.dut.ap_clk, 2)
+
+    async def wr(self, off: int, value: int) -> None:
+        await self.axil.write_dword(off, value & MASK32)
+
+    async def rd(self, off: int) -> int:
+        return await self.axil.read_dword(off)
+
+    async def write_reg(self, name: str, value: int) -> None:
+        r = self.task.regs[name]
+        v = value & ((1 << r["bits"]) - 1)
+        for i in range(r["words"]):
+            await self.wr(r["offset"] + 4 * i, v >> (32 * i))
+
+    async def read_reg(self, name: str) -> int:
+        r = self.task.regs[name]
+        v = 0
+        for i in range(r["words"]):
+            v |= (await self.rd(r["offset"] + 4 * i)) << (32 * i)
+        return v & ((1 << r["bits"]) - 1)
+
+    async def prepare(self, k: int) -> dict:
+        """Memory and arguments of vector k; returns what the checks need."""
+        t = self.task
+        vec = t.manifest["vectors"][k]
+        guards = {}
+        for p in t.params:
+            name = p["name"]
+            if p["kind"] == "scalar":
+                raw = t.data(vec["inputs"][name])
+                await self.write_reg(name, int.from_bytes(raw, "little"))
+                continue
+            addr, n = t.addr[name], p["nbytes"]
+            if name in vec["inputs"]:
+                data = t.data(vec["inputs"][name])
+                assert len(data) == n, f"{vec['inputs'][name]}: {len(data)} bytes, expected {n}"
+            else:
+                data = bytes(self.rng.getrandbits(8) for _ in range(n))
+            tail = bytes(self.rng.getrandbits(8) for _ in range(8 + (-n) % 4))
+            self.ram.write(addr, data + tail)
+            guards[name] = tail
+            await self.write_reg(name, addr)
+        return {"vec": vec, "guards": guards}
+
+    def check(self, k: int, prep: dict) -> list[str]:
+        t, vec = self.task, prep["vec"]
+        errors = []
+        for p in t.params:
+            name = p["name"]
+            if name not in vec["outputs"]:
+                continue
+            want = t.data(vec["outputs"][name])
+            addr, n = t.addr[name], p["nbytes"]
+            got = self.ram.read(addr, n)
+            if got != want:
+                dt = np.dtype("u1" if p["dtype"] == "bool" else p["dtype"]).newbyteorder("<")
+                g, w = np.frombuffer(got, dt), np.frombuffer(want, dt)
+                bad = np.flatnonzero(g != w)
+                i = int(bad[0])
+                errors.append(
+                    f"{name}: {len(bad)} of {len(w)} elements differ; first at flat index {i}: got {g[i]}, want {w[i]}"
+                )
+            tail = self.ram.read(addr + n, len(prep["guards"][name]))
+            if tail != prep["guards"][name]:
+                errors.append(f"{name}: bytes after the array were written (WSTRB)")
+        return errors
+
+    async def wait_done(self) -> int:
+        """Poll CTRL until ap_done; the CTRL value that showed it."""
+        start = self.mon.cycle
+        while True:
+            ctrl = await self.rd(CTRL)
+            if ctrl & AP_DONE:
+                return ctrl
+            if self.mon.cycle - start > self.timeout:
+                raise AssertionError(f"ap_done not seen within {self.timeout} cycles")
+            await ClockCycles(self.dut.ap_clk, 8)
+
+    async def run(self, k: int) -> dict:
+        prep = await self.prepare(k)
+        self.mon.new_run()
+        await self.wr(CTRL, AP_START)
+        await self.wait_done()
+        errors = self.check(k, prep)
+        t, vec = self.task, prep["vec"]
+        ret = None
+        if vec.get("return"):
+            raw = t.data(vec["return"])
+            bits = t.regs["ap_return"]["bits"]
+            want = int.from_bytes(raw, "little") & ((1 << bits) - 1)
+            ret = await self.read_reg("ap_return")
+            if ret != want:
+                errors.append(f"ap_return: got 0x{ret:x}, want 0x{want:x}")
+        errors += self.mon.errors
+        label = vec["label"]
+        assert len(self.mon.starts) >= 1 and len(self.mon.dones) == 1, (self.mon.starts, self.mon.dones)
+        entry = {
+            "vector": k,
+            "label": label,
+            "cycles": self.mon.dones[0] - self.mon.starts[0],
+            "read_bursts": [[r["beats"], r["first"] - r["ar"]] for r in self.mon.reads],
+            "write_bursts": [[w["beats"], w["b"] - w["last"]] for w in self.mon.writes],
+            "unstalled": self.mon.unstalled(),
+            "errors": errors,
+        }
+        path = os.environ.get("PARTITION_RESULTS")
+        if path:
+            with open(path, "a") as f:
+                f.write(json.dumps(entry, sort_keys=True) + "\n")
+        assert not errors, f"vector {k} ({label}): " + "; ".join(errors)
+        return entry
+
+
+@cocotb.test()
+async def test_vectors(dut):
+    """Every vector, back to back: outputs and return bit-exact, bursts well formed."""
+    tb = TB(dut)
+    await tb.reset()
+    assert await tb.rd(CTRL) == AP_IDLE, "CTRL after reset is not just ap_idle"
+    for k in range(len(tb.task.manifest["vectors"])):
+        await tb.run(k)
+
+
+@cocotb.test()
+async def test_control(dut):
+    """ap_idle/ap_done/ap_ready (clear on read) and the interrupt path (GIE, IER, ISR)."""
+    tb = TB(dut)
+    await tb.reset()
+    for reg in (GIE, IER, ISR):
+        assert await tb.rd(reg) == 0, f"register 0x{reg:x} not 0 after reset"
+    await tb.prepare(0)
+    tb.mon.new_run()
+    await tb.wr(CTRL, AP_START)
+    while not tb.mon.dones:
+        await ClockCycles(dut.ap_clk, 4)
+        assert tb.mon.cycle < tb.timeout, "no ap_done"
+    first = await tb.rd(CTRL)
+    want = AP_DONE | AP_READY | AP_IDLE
+    assert first == want, f"CTRL after the run 0x{first:x}, expected 0x{want:x}"
+    second = await tb.rd(CTRL)
+    assert second == AP_IDLE, f"ap_done/ap_ready not cleared on read: 0x{second:x}"
+    assert await tb.rd(ISR) == 0 and not _v(dut.interrupt), "ISR set without IER"
+    # done interrupt
+    await tb.wr(IER, 0b01)
+    await tb.wr(GIE, 1)
+    await tb.run(0)
+    assert await tb.rd(ISR) == 0b01, "ISR bit 0 not set by ap_done"
+    assert _v(dut.interrupt) == 1, "interrupt line low with GIE and ISR set"
+    assert await tb.rd(CTRL) & INTERRUPT, "CTRL bit 9 does not show the interrupt"
+    await tb.wr(ISR, 0b01)  # toggle on write: clears
+    assert await tb.rd(ISR) == 0 and not _v(dut.interrupt), "ISR not cleared by writing 1"
+    # ready interrupt, then GIE off
+    await tb.wr(IER, 0b10)
+    await tb.run(0)
+    assert await tb.rd(ISR) == 0b10, "ISR bit 1 not set by ap_ready"
+    await tb.wr(GIE, 0)
+    await ClockCycles(dut.ap_clk, 1)
+    assert not _v(dut.interrupt), "interrupt with GIE off"
