@@ -253,7 +253,10 @@ def test_unknown_solver_names_the_available_ones():
         (Problem([task("a", 1, 1, pin="gpu")], [], {}), "pin 'gpu'"),
         (Problem([task("a", 1, 1)], [], {}, exclusive=[("a", "b")]), "'b' is not a task"),
         (Problem([task("a", 1, 1)], [], {"lut": math.nan}), "budget for lut"),
-        (Problem([task("a", 1, 1)], [], {}, objective="throughput"), "not supported"),
+        (
+            Problem([task("a", 1, 1)], [], {}, objective="speed"),
+            "choose one of latency, makespan, throughput",
+        ),
     ],
 )
 def test_malformed_problems(bad, match):

@@ -8,13 +8,20 @@ else on the CPU", and a problem is infeasible exactly when that assignment is:
 * a task pinned to the FPGA has no FPGA implementation;
 * both tasks of an exclusive pair (a caller and a function it calls, which is
   inlined into the caller's kernel) are pinned to the FPGA;
-* the tasks pinned to the FPGA need more of a resource than its budget
-  (a negative budget — the static shell alone above the cap — is the case
-  with no pinned task at all).
+* the tasks pinned to the FPGA need more of a resource than its budget, even
+  each with its smallest variant for that resource (a negative budget — the
+  static shell alone above the cap — is the case with no pinned task at all);
+* each resource alone fits, but no combination of the pinned tasks' variants
+  fits every budget at once.
+
+With variants a task pinned to the FPGA may use any of them, so the first
+three reasons use each task's smallest variant per resource, and the last one
+is checked by trying the combinations (up to `_MAX_COMBOS`).
 
 `explain_infeasible` names each of these. `no_kernel_fits` covers a feasible
 but disappointing case: some tasks could run on the FPGA, yet none fits the
-budget even alone, so the plan is all-CPU for a reason the user can fix.
+budget even alone with any of its variants, so the plan is all-CPU for a
+reason the user can fix.
 
 The budget in a Problem is already "device amount x cap - shell". Callers that
 know the device amounts and the cap pass them (`available`, `max_util`, a
@@ -23,10 +30,14 @@ fraction such as 0.8) so the message can say where the budget comes from.
 
 from __future__ import annotations
 
-from partition.solve.model import RESOURCES, Problem, TaskCost
+import itertools
+import math
+
+from partition.solve.model import RESOURCES, Problem, TaskCost, Variant
 
 _UNIT = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM18"}
 _FEAS_ABS = 1e-9  # same slack as model.feasible
+_MAX_COMBOS = 100_000  # variant combinations of the pinned tasks tried by the last check
 
 
 def _unit(resource: str) -> str:
@@ -86,7 +97,7 @@ def infeasibility_reasons(
     reasons: list[str] = []
     pinned = [t for t in problem.tasks if t.pin == "fpga"]
     for t in pinned:
-        if t.fpga_s is None:
+        if not t.options():
             reasons.append(
                 f"task {t.name} is pinned to the FPGA but has no FPGA implementation "
                 "(it is outside the translatable subset); unpin it"
@@ -104,17 +115,20 @@ def infeasibility_reasons(
                     f"tasks {a} and {b} are both pinned to the FPGA, but one calls the other and is "
                     "inlined into its kernel, so they cannot both be kernels; unpin one of them"
                 )
+    pinned = [t for t in pinned if t.options()]
+    over_any = False
     for r in _resource_order(problem):
         cap = problem.budget[r]
         used = 0.0
         users = []
         for t in pinned:
-            v = t.resources.get(r, 0.0)
+            v = min(o.resources.get(r, 0.0) for o in t.options())
             used += v
             if v > 0:
                 users.append(t)
         if used <= cap + _FEAS_ABS:
             continue
+        over_any = True
         if cap < 0 and not users:
             reasons.append(
                 f"the {_unit(r)} budget is negative ({_amount(cap, r)}): the static shell alone "
@@ -126,11 +140,32 @@ def infeasibility_reasons(
             if len(users) == 1
             else "tasks pinned to the FPGA ({}) need"
         )
+        several = any(len(t.options()) > 1 for t in users)
         reasons.append(
-            f"{who.format(_names(users))} {_amount(used, r)}; "
-            f"{_budget_text(problem, r, available, max_util)}; unpin some or raise --max-util"
+            f"{who.format(_names(users))} {_amount(used, r)}"
+            + (" even with the smallest variants" if several else "")
+            + f"; {_budget_text(problem, r, available, max_util)}; unpin some or raise --max-util"
+        )
+    if not over_any and not reasons and pinned and not _some_combination_fits(problem, pinned):
+        reasons.append(
+            f"every resource fits on its own, but no combination of the variants of the tasks pinned "
+            f"to the FPGA ({_names(pinned)}) fits all budgets at once; unpin some or raise --max-util"
         )
     return reasons
+
+
+def _some_combination_fits(problem: Problem, pinned: list[TaskCost]) -> bool:
+    """Whether some choice of one variant per pinned task meets every budget (True when too many to try)."""
+    options = [t.options() for t in pinned]
+    if math.prod(len(o) for o in options) > _MAX_COMBOS:
+        return True
+    for combo in itertools.product(*options):
+        if all(
+            sum(v.resources.get(r, 0.0) for v in combo) <= cap + _FEAS_ABS
+            for r, cap in problem.budget.items()
+        ):
+            return True
+    return False
 
 
 def explain_infeasible(
@@ -152,22 +187,43 @@ def no_kernel_fits(
 ) -> str | None:
     """A message when some task could use the FPGA but none fits the budget on its own.
 
-    For each such task it names the first resource (LUT, FF, DSP, BRAM18, then
-    others) the task exceeds, e.g. "fir needs 1,234 LUT, budget 532 LUT"; the
-    caller adds the lead-in and the advice. None when there is no candidate or
-    one fits.
+    A task fits if any of its variants fits. For each task it names the first
+    resource (LUT, FF, DSP, BRAM18, then others) that its smallest variant
+    exceeds, e.g. "fir needs 1,234 LUT, budget 532 LUT" — the smallest variant
+    being the one whose largest share of a budget is least, and named when the
+    task has several ("fir needs 1,234 LUT with its smallest variant, v0, budget ...").
+    The caller adds the lead-in and the advice. None when there is no
+    candidate or one fits.
     """
-    candidates = [t for t in problem.tasks if t.fpga_s is not None and t.pin != "cpu"]
+    candidates = [t for t in problem.tasks if t.options() and t.pin != "cpu"]
     if not candidates:
         return None
     order = _resource_order(problem)
     parts = []
     for t in candidates:
-        over = next((r for r in order if t.resources.get(r, 0.0) > problem.budget[r] + _FEAS_ABS), None)
-        if over is None:
+        if any(_first_over(problem, v, order) is None for v in t.options()):
             return None
+        v = min(t.options(), key=lambda v: _largest_share(problem, v, order))
+        over = _first_over(problem, v, order)
+        assert over is not None
+        which = f" with its smallest variant, {v.name}" if len(t.options()) > 1 else ""
         parts.append(
-            f"{t.name} needs {_amount(t.resources.get(over, 0.0), over)}, "
+            f"{t.name} needs {_amount(v.resources.get(over, 0.0), over)}{which}, "
             f"budget {_amount(problem.budget[over], over)}{_origin(problem, over, available, max_util)}"
         )
     return "; ".join(parts)
+
+
+def _first_over(problem: Problem, v: Variant, order: list[str]) -> str | None:
+    return next((r for r in order if v.resources.get(r, 0.0) > problem.budget[r] + _FEAS_ABS), None)
+
+
+def _largest_share(problem: Problem, v: Variant, order: list[str]) -> float:
+    """The variant's largest need relative to a budget (inf against a budget of zero or less)."""
+    share = 0.0
+    for r in order:
+        need = v.resources.get(r, 0.0)
+        cap = problem.budget[r]
+        if need > 0:
+            share = max(share, need / cap if cap > 0 else math.inf)
+    return share

@@ -1,51 +1,97 @@
-"""The ILP: which tasks run on the FPGA, minimising the `latency` objective.
+"""The ILP: CPU or one FPGA variant per task, for the latency, makespan or throughput objective.
 
-Formulation (reference/partitioners.md §4.1, F1 with FPGA time, blocking calls):
+Variables and common constraints (reference/partitioners.md §4):
 
-    min   base + sum_i [cpu_i (1 - x_i) + fpga_i x_i] + sum_e cost_e(x_src, x_dst)
-    s.t.  sum_i res_ik x_i <= budget_k        for every budgeted resource k
-          x_a + x_b <= 1                      for every exclusive pair (a, b)
-          x_i fixed by pins; x_i = 0 when task i has no FPGA implementation
+    z_iv in {0,1}    task i runs on the FPGA as variant v;  x_i = sum_v z_iv <= 1 (x_i = 1: FPGA)
+    sum_i sum_v res_ivk z_iv <= budget_k       for every budgeted resource k
+    x_a + x_b <= 1                             for every exclusive pair (a, b)
+    x_i fixed by pins (a task pinned to the FPGA chooses among its variants: sum_v z_iv = 1)
 
-An edge cost takes four values c00..c11 (which side each end runs on). With
-y = x_s AND x_d it is linear:
+Everything decided before solving is folded into constants: `<main>` is
+x = 0; tasks without a variant or pinned to the CPU are on the CPU; the
+partner of a task pinned to the FPGA in an exclusive pair is on the CPU; a
+variant whose resources alone exceed what the pinned tasks leave of a budget
+is dropped (a task with no variant left goes to the CPU). If that already
+proves infeasibility the solver is not called.
 
-    cost = c00 + (c10 - c00) x_s + (c01 - c00) x_d + (c11 - c10 - c01 + c00) y
+Edge costs. cost_e(x_s, x_d) takes four values c00..c11; with y = x_s AND x_d
+it is c00 + (c10 - c00) x_s + (c01 - c00) x_d + q y, q = c11 - c10 - c01 + c00.
+Costs only ever push the minimum up (they are added to the objective, or to
+a duration that bounds a later start or the period from below), so only one
+side of the AND linearisation is needed, the side the sign of q pushes
+against: q > 0 -> y >= x_s + x_d - 1; q < 0 -> y <= x_s, y <= x_d. y can be
+continuous in [0, 1]: at any integral x its best value is exactly the AND.
+Products over the same pair of tasks share one y. The makespan model also
+needs "does this transfer exist" indicators and uses the exact AND there.
 
-and only one side of the AND linearisation is needed, the side the sign of
-y's coefficient q pushes against: q > 0 -> y >= x_s + x_d - 1 (the minimiser
-wants y low); q < 0 -> y <= x_s, y <= x_d (it wants y high). y can then be
-continuous in [0, 1]: at any integral x its optimal value is exactly the AND.
-Products over the same pair of tasks (parallel or opposite edges) share one y.
-Realistic edges (copies cost c01, c10 > 0, c11 small) all have q < 0.
+latency (F1 with FPGA time, blocking calls)
+    min  base + sum_i [cpu_i (1 - x_i) + sum_v fpga_iv z_iv] + sum_e cost_e
 
-Everything that is decided before solving is folded into constants: `<main>`
-is x = 0, tasks without an FPGA implementation or pinned are fixed, the
-partner of a task pinned to the FPGA in an exclusive pair is fixed to the CPU,
-a task whose resources alone exceed what is left of a budget is fixed to the
-CPU. If that already proves infeasibility the solver is not called.
+throughput (F4)
+    min  P
+    P >= base + sum_i cpu_i (1 - x_i)                     one core, or with two:
+    P >= base + sum_i cpu_i (1 - x_i - w_i),  P >= sum_i cpu_i w_i,  w_i <= 1 - x_i
+         (w_i = 1: task i on core 1; when base = 0 core 0 is the busier one, by symmetry)
+    P >= sum_v ii_iv z_iv                                  for every task (its own stage)
+    P >= sum_e cost_e                                      the link
 
-Numerics. The objective is handed to the solver in units of `_OBJ_UNITS`-ths
-of a cheap lower bound on the optimum, with the constant part carried by a
-variable fixed to 1 (PuLP's HiGHS interface drops objective constants, and
+makespan (F3, disjunctive). Jobs: the tasks, and a transfer job on the CPU
+for every edge that costs something in some placement (model.py). With S_j
+the start and d_j the (linear) duration of job j:
+    min  base + C
+    S_b >= S_a + d_a        for every precedence (task -> task, task -> transfer -> task)
+    C >= S_j + d_j,  C <= H
+    one core:  S_k >= S_j + d_j - M_jk (1 - o_jk) - M_jk (2 - a_j - a_k)
+               S_j >= S_k + d_k - M_kj o_jk       - M_kj (2 - a_j - a_k)
+    with a_j = "job j occupies the CPU" (1 - x_j for a task with cpu_s > 0, the
+    transfer's positive-cost placements for a transfer); the same on the FPGA
+    with f_j = sum of z_jv over variants with fpga_s > 0. Ordering binaries o
+    exist only for pairs that the transitive closure of the job graph does not
+    order and whose time windows [head, H - tail] overlap; a zero-length job
+    occupies nothing (model.py), hence the activity terms. Two cores: binaries
+    w_jc (sum_c w_jc = a_j) and the disjunction per core with (2 - w_jc - w_kc);
+    restricted growth (core 1 only after core 0 has a job) breaks the symmetry.
+    Valid inequalities: cores * C >= CPU work, C >= FPGA work.
+    M_jk = H - tail_j - head_k with head/tail the shortest possible paths
+    before/after a job, and H the greedy's makespan (k = 1) or the length of
+    running every job one after the other (top-k). When the disjunctive
+    model would need more than MAX_PAIRS ordering binaries, the ILP solves the
+    relaxation without them (precedence + load bounds, a valid lower bound),
+    list-schedules the best of its choice and the greedy's, and reports the
+    gap between the two: status "Feasible".
+
+Warm start. `partition.solve.heuristic.greedy` (hot functions first, then a
+Kernighan–Lin pass) gives a full solution (for makespan with its list
+schedule, for throughput with its core split); CBC receives it through
+PuLP's warmStart, HiGHS through setSolution.
+
+Numerics. The objective is handed to the solver in units of 1e-6 of the
+greedy's objective (or of a cheap upper bound), the constant part carried by
+a variable fixed to 1 (PuLP's HiGHS interface drops objective constants, and
 relative gaps are only meaningful on the whole objective). Both solvers are
-asked for a zero relative gap; CBC's absolute "increment" (1e-5 by default)
-is then ~1e-11 of the objective. The rounded assignment is re-checked with
-`model.feasible` and re-evaluated with `model.evaluate`; the solver's own
-objective must agree with that or the result is rejected.
+asked for a zero relative gap. The rounded choice is re-checked with
+`model.feasible` and re-evaluated: `model.evaluate` where that is exact and
+affordable (always for latency; throughput with one core or at most
+model.EXACT_SPLIT_TASKS CPU tasks; makespan while the exact search stays
+within model.EXACT_STATES states), otherwise the solver's own core split or
+schedule, re-timed and checked with `model.schedule_length`. The solver's
+objective must agree with that or the result is rejected. So ILP and brute
+force report the same optimum and the same kind of schedule.
 
 Tie rule (determinism). Both solvers are deterministic for the same model,
-and the model is built in task order with index-based names, so the same
-Problem always yields the same assignment. On top of that, ties are broken
-towards the CPU: after solving, each task on the FPGA that is not pinned is
-moved back to the CPU, in task order and repeatedly until nothing changes,
-whenever that does not make the objective worse (within 1e-12 relative).
-An FPGA kernel that buys nothing is not worth building.
+which is built in task order with index-based names, so the same Problem
+always yields the same choice. On top of that, ties are broken towards the
+CPU: after solving, each task on the FPGA that is not pinned is moved back
+to the CPU, in task order and repeatedly until nothing changes, whenever that
+does not make the objective worse (within 1e-12 relative) — for makespan only
+where the exact schedule search is affordable. An FPGA kernel that buys
+nothing is not worth building.
 """
 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import math
 import os
 import re
@@ -54,19 +100,40 @@ import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import pulp
 
 from partition.errors import PartitionError
-from partition.solve.model import Problem, Solution, evaluate, feasible
+from partition.solve import heuristic
+from partition.solve.model import EXACT_SPLIT_TASKS as _EXACT_SPLIT
+from partition.solve.model import (
+    MAIN,
+    OBJECTIVES,
+    Problem,
+    ScheduleTooLarge,
+    Solution,
+    Variant,
+    chosen,
+    evaluate,
+    feasible,
+    makespan_jobs,
+    optimal_schedule,
+    schedule_length,
+    split_cores,
+    task_order,
+    throughput_entries,
+    throughput_loads,
+)
 
-MAIN = "<main>"
 SOLVERS = ("cbc", "highs")
+MAX_PAIRS = 4000  # ordering binaries beyond which makespan solves the relaxation
 
 _OBJ_UNITS = 1e6  # solver objective ~ 1e6 at the optimum (see Numerics)
 _TIE_REL = 1e-12  # "not worse" for the tie rule
-_CHECK_REL = 1e-6  # solver objective vs model.evaluate on the rounded assignment
+_CHECK_REL = 1e-6  # solver objective vs the model on the rounded choice
 _FEAS_ABS = 1e-9  # same slack as model.feasible
+_VALID_ABS = 1e-3  # a solver's point must meet every row within this (solver units, objective ~1e6)
 
 
 # --------------------------------------------------------------------------- solvers
@@ -112,12 +179,16 @@ def _check_solver(solver: str) -> None:
 # --------------------------------------------------------------------------- problem checks
 
 
+def _time_ok(v: Any) -> bool:
+    return isinstance(v, int | float) and math.isfinite(v) and v >= 0
+
+
 def check_problem(problem: Problem) -> None:
     """Reject a malformed Problem with a message naming the bad value."""
-    if problem.objective != "latency":
-        raise PartitionError(
-            f"objective {problem.objective!r} is not supported by the ILP yet; use 'latency'"
-        )
+    if problem.objective not in OBJECTIVES:
+        raise PartitionError(f"objective {problem.objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    if problem.cpu_cores not in (1, 2):
+        raise PartitionError(f"cpu_cores = {problem.cpu_cores!r}: the model supports 1 or 2 cores")
     names: set[str] = set()
     for t in problem.tasks:
         if not t.name or t.name == MAIN:
@@ -125,15 +196,30 @@ def check_problem(problem: Problem) -> None:
         if t.name in names:
             raise PartitionError(f"task {t.name!r} appears twice in the problem")
         names.add(t.name)
-        if not (math.isfinite(t.cpu_s) and t.cpu_s >= 0):
+        if not _time_ok(t.cpu_s):
             raise PartitionError(f"task {t.name}: CPU time {t.cpu_s!r} must be a finite number >= 0")
-        if t.fpga_s is not None and not (math.isfinite(t.fpga_s) and t.fpga_s >= 0):
+        if t.fpga_s is not None and not _time_ok(t.fpga_s):
             raise PartitionError(f"task {t.name}: FPGA time {t.fpga_s!r} must be a finite number >= 0")
         if t.pin not in (None, "cpu", "fpga"):
             raise PartitionError(f"task {t.name}: pin {t.pin!r} must be 'cpu', 'fpga' or none")
-        for r, v in t.resources.items():
-            if not (math.isfinite(v) and v >= 0):
-                raise PartitionError(f"task {t.name}: {r} = {v!r} must be a finite number >= 0")
+        if t.variants and (t.fpga_s is not None or t.resources):
+            raise PartitionError(
+                f"task {t.name}: give either fpga_s/resources (one variant) or a list of variants, not both"
+            )
+        seen: set[str] = set()
+        for v in t.options():
+            if not v.name or v.name in seen:
+                raise PartitionError(f"task {t.name}: variant name {v.name!r} is empty or repeated")
+            seen.add(v.name)
+            if not _time_ok(v.fpga_s):
+                raise PartitionError(f"task {t.name} variant {v.name}: FPGA time {v.fpga_s!r} must be >= 0")
+            if v.ii_s is not None and not _time_ok(v.ii_s):
+                raise PartitionError(f"task {t.name} variant {v.name}: ii {v.ii_s!r} must be >= 0")
+            for r, val in v.resources.items():
+                if not _time_ok(val):
+                    raise PartitionError(
+                        f"task {t.name} variant {v.name}: {r} = {val!r} must be a finite number >= 0"
+                    )
     for e in problem.edges:
         for end in (e.src, e.dst):
             if end != MAIN and end not in names:
@@ -141,6 +227,10 @@ def check_problem(problem: Problem) -> None:
         for c in (e.c00, e.c01, e.c10, e.c11):
             if not math.isfinite(c):
                 raise PartitionError(f"edge {e.src} -> {e.dst}: cost {c!r} is not finite")
+            if c < 0 and problem.objective != "latency":
+                raise PartitionError(
+                    f"edge {e.src} -> {e.dst}: cost {c!r} is negative; transfers take time >= 0"
+                )
     for r, v in problem.budget.items():
         if math.isnan(v) or v == -math.inf:
             raise PartitionError(f"budget for {r} is {v!r}; give a number (or +inf for no limit)")
@@ -148,38 +238,43 @@ def check_problem(problem: Problem) -> None:
         for n in (a, b):
             if n not in names:
                 raise PartitionError(f"exclusive pair ({a}, {b}): {n!r} is not a task")
-    if not math.isfinite(problem.base_s):
-        raise PartitionError(f"base time {problem.base_s!r} is not finite")
+    for a, b in problem.precedence:
+        for n in (a, b):
+            if n not in names:
+                raise PartitionError(f"precedence ({a}, {b}): {n!r} is not a task")
+    if not math.isfinite(problem.base_s) or (problem.objective != "latency" and problem.base_s < 0):
+        raise PartitionError(f"base time {problem.base_s!r} is not a finite number >= 0")
+    if problem.objective == "makespan":
+        task_order(problem)  # raises on a cycle
 
 
-# --------------------------------------------------------------------------- model
+# --------------------------------------------------------------------------- folding
 
 
 @dataclass
-class _Model:
-    """The problem after constant folding: only free tasks remain as variables."""
+class _Fold:
+    """What is decided before solving: fixed placements and the variants left per task."""
 
-    names: list[str]  # all tasks, problem order
-    fixed: dict[str, int]
-    free: list[str]  # problem order
-    const: float = 0.0  # seconds
-    lin: dict[str, float] = field(default_factory=dict)  # seconds per x_i
-    quad: dict[tuple[str, str], float] = field(default_factory=dict)  # seconds per x_a x_b
-    rows: list[tuple[str, dict[str, float], float]] = field(default_factory=list)
-    pairs: list[tuple[str, str]] = field(default_factory=list)
+    names: list[str]
+    fixed: dict[str, int]  # placement fixed: 0 CPU, 1 FPGA
+    opts: dict[str, list[Variant]]  # variants still allowed (tasks that may be on the FPGA)
+    free: list[str]  # placement free, problem order
+    rows: list[tuple[str, float]] = field(default_factory=list)  # resources that can bind
+    pairs: list[tuple[str, str]] = field(default_factory=list)  # exclusive, both free
     infeasible: bool = False
 
 
-def _fold(problem: Problem) -> _Model:
+def _fold(problem: Problem) -> _Fold:
     names = [t.name for t in problem.tasks]
     order = {n: i for i, n in enumerate(names)}
     fixed: dict[str, int] = {}
+    opts = {t.name: t.options() for t in problem.tasks}
     infeasible = False
     for t in problem.tasks:
         if t.pin == "fpga":
             fixed[t.name] = 1
-            infeasible |= t.fpga_s is None
-        elif t.pin == "cpu" or t.fpga_s is None:
+            infeasible |= not opts[t.name]
+        elif t.pin == "cpu" or not opts[t.name]:
             fixed[t.name] = 0
 
     pairs: set[tuple[str, str]] = set()
@@ -199,128 +294,561 @@ def _fold(problem: Problem) -> _Model:
         elif fa is None and fb is None:
             pairs.add((a, b))
 
-    rows: list[tuple[str, dict[str, float], float]] = []
-    by_name = {t.name: t for t in problem.tasks}
-    for r in sorted(problem.budget):
-        cap = problem.budget[r]
-        if cap == math.inf:
-            continue
-        used = 0.0
-        for t in problem.tasks:
-            if fixed.get(t.name) == 1:
-                used += t.resources.get(r, 0.0)
-        room = cap - used
-        if room < -_FEAS_ABS:
-            infeasible = True
-            continue
-        coeffs = {}
-        for n in names:
-            if n in fixed:
-                continue
-            v = by_name[n].resources.get(r, 0.0)
-            if v > room + _FEAS_ABS:
-                fixed[n] = 0  # cannot fit even alone
-            elif v > 0:
-                coeffs[n] = v
-        rows.append((r, coeffs, room))
-    # drop tasks fixed by the resource pass from rows and pairs; drop redundant rows
+    budgets = {r: cap for r, cap in sorted(problem.budget.items()) if cap != math.inf}
+    changed = True
+    while changed and not infeasible:  # drop variants that cannot fit beside the pinned tasks
+        changed = False
+        for r, cap in budgets.items():
+            pinned_min = {
+                n: min(v.resources.get(r, 0.0) for v in opts[n]) for n in names if fixed.get(n) == 1
+            }
+            total_min = sum(pinned_min.values())
+            if total_min > cap + _FEAS_ABS:
+                infeasible = True
+                break
+            for n in names:
+                if fixed.get(n) == 0 or not opts[n]:
+                    continue
+                room = cap - (total_min - pinned_min.get(n, 0.0))
+                keep = [v for v in opts[n] if v.resources.get(r, 0.0) <= room + _FEAS_ABS]
+                if len(keep) != len(opts[n]):
+                    changed = True
+                    opts[n] = keep
+                    if not keep:
+                        if fixed.get(n) == 1:
+                            infeasible = True
+                        fixed[n] = 0
+    for n in names:
+        if fixed.get(n) == 0:
+            opts[n] = []
     free = [n for n in names if n not in fixed]
     free_set = set(free)
-    rows = [
-        (r, c2, room)
-        for r, c, room in rows
-        if (c2 := {n: v for n, v in c.items() if n in free_set}) and sum(c2.values()) > room + _FEAS_ABS
-    ]
+    rows = []
+    for r, cap in budgets.items():
+        most = sum(max((v.resources.get(r, 0.0) for v in opts[n]), default=0.0) for n in names)
+        if most > cap + _FEAS_ABS:
+            rows.append((r, cap))
     pair_list = sorted(
         (p for p in pairs if p[0] in free_set and p[1] in free_set),
         key=lambda p: (order[p[0]], order[p[1]]),
     )
-
-    m = _Model(names=names, fixed=fixed, free=free, rows=rows, pairs=pair_list, infeasible=infeasible)
-    m.const = problem.base_s
-    for t in problem.tasks:
-        if t.name in free_set:
-            m.const += t.cpu_s
-            m.lin[t.name] = m.lin.get(t.name, 0.0) + (t.fpga_s - t.cpu_s)  # type: ignore[operator]
-        elif fixed[t.name] == 1:
-            m.const += t.fpga_s if t.fpga_s is not None else 0.0
-        else:
-            m.const += t.cpu_s
-
-    def side(n: str) -> int | None:
-        if n == MAIN:
-            return 0
-        return None if n in free_set else fixed[n]
-
-    for e in problem.edges:
-        s, d = side(e.src), side(e.dst)
-        if s is not None and d is not None:
-            m.const += e.cost(s, d)
-        elif s is not None:
-            m.const += e.cost(s, 0)
-            m.lin[e.dst] = m.lin.get(e.dst, 0.0) + e.cost(s, 1) - e.cost(s, 0)
-        elif d is not None:
-            m.const += e.cost(0, d)
-            m.lin[e.src] = m.lin.get(e.src, 0.0) + e.cost(1, d) - e.cost(0, d)
-        elif e.src == e.dst:
-            m.const += e.c00
-            m.lin[e.src] = m.lin.get(e.src, 0.0) + e.c11 - e.c00
-        else:
-            m.const += e.c00
-            m.lin[e.src] = m.lin.get(e.src, 0.0) + e.c10 - e.c00
-            m.lin[e.dst] = m.lin.get(e.dst, 0.0) + e.c01 - e.c00
-            key = tuple(sorted((e.src, e.dst), key=order.__getitem__))
-            m.quad[key] = m.quad.get(key, 0.0) + (e.c11 - e.c10 - e.c01 + e.c00)  # type: ignore[index]
-    m.quad = {k: v for k, v in m.quad.items() if v != 0.0}
-    return m
+    return _Fold(names, fixed, opts, free, rows, pair_list, infeasible)
 
 
-def _lower_bound(m: _Model) -> float:
-    """A cheap bound on the optimum: every linear saving and every negative product taken."""
-    return m.const + sum(min(0.0, v) for v in m.lin.values()) + sum(min(0.0, v) for v in m.quad.values())
+# --------------------------------------------------------------------------- linear expressions
+
+Lin = dict  # variable -> coefficient; the key None holds the constant
 
 
-def _scale(m: _Model) -> float:
-    """Solver units per second: the optimum lands near _OBJ_UNITS (see Numerics)."""
-    mags = [abs(v) for v in (*m.lin.values(), *m.quad.values()) if v]
-    if not mags:
-        return 1.0
-    ref = _lower_bound(m)
-    if ref <= 0:  # unusual costs (negative edges): fall back to the coefficient range
-        ref = max(mags)
-    return _OBJ_UNITS / max(ref, 1e-9 * max(mags))  # keep coefficients finite and < ~1e15
+def _add(out: Lin, e: Lin, k: float = 1.0) -> Lin:
+    for v, c in e.items():
+        out[v] = out.get(v, 0.0) + k * c
+    return out
+
+
+def _const(c: float) -> Lin:
+    return {None: c}
+
+
+def _value(e: Lin, values: dict) -> float:
+    return sum(c * (1.0 if v is None else values.get(v, 0.0)) for v, c in e.items())
 
 
 @dataclass
 class _Lp:
     prob: pulp.LpProblem
-    x: dict[str, pulp.LpVariable]
-    scale: float
+    scale: float  # solver units per second
+    z: dict[str, list[tuple[Variant, pulp.LpVariable]]]  # tasks with variant variables
+    x: dict[str, Lin]  # every task
+    objective: str
+    extra: dict[str, Any] = field(default_factory=dict)  # objective-specific handles
+    opts: dict[str, list[Variant]] = field(default_factory=dict)
     n_cuts: int = 0
+    ands: dict[tuple[str, str], pulp.LpVariable] = field(default_factory=dict)
 
 
-def _build_lp(m: _Model) -> _Lp:
-    scale = _scale(m)
-    prob = pulp.LpProblem("partition", pulp.LpMinimize)
-    x = {n: prob.add_variable(f"x{i:06d}", 0, 1, cat=pulp.LpBinary) for i, n in enumerate(m.free)}
-    one = prob.add_variable("k", 1, 1)  # carries the constant (see Numerics)
-    terms = [(one, m.const * scale)]
-    terms += [(x[n], m.lin[n] * scale) for n in m.free if m.lin.get(n, 0.0) != 0.0]
-    for k, ((a, b), q) in enumerate(m.quad.items()):
-        y = prob.add_variable(f"y{k:06d}", 0, 1)
-        terms.append((y, q * scale))
-        if q > 0:
-            prob.addConstraint(pulp.LpAffineExpression([(y, 1), (x[a], -1), (x[b], -1)]) >= -1, f"and{k:06d}")
+class _Builder:
+    """Builds the PuLP model for one objective over a folded problem."""
+
+    def __init__(self, problem: Problem, fold: _Fold, scale: float):
+        self.p = problem
+        self.f = fold
+        self.u = scale
+        self.prob = pulp.LpProblem("partition", pulp.LpMinimize)
+        self.z: dict[str, list[tuple[Variant, pulp.LpVariable]]] = {}
+        self.x: dict[str, Lin] = {}
+        self.ands: dict[tuple[str, str], pulp.LpVariable] = {}
+        self.and_sides: dict[tuple[str, str], set[str]] = {}
+        self.order = {n: i for i, n in enumerate(fold.names)}
+        self.n_rows = 0
+        self.pending: list[tuple[Any, float]] = []
+        k = 0
+        for i, t in enumerate(problem.tasks):
+            n = t.name
+            opts = fold.opts[n]
+            if fold.fixed.get(n) == 0:
+                self.x[n] = {}
+            elif fold.fixed.get(n) == 1 and len(opts) == 1:
+                self.x[n] = _const(1.0)
+            else:  # free, or on the FPGA with a choice of variants (then x = 1: sum_v z_v = 1)
+                zs = []
+                for v in opts:
+                    zs.append((v, self.prob.add_variable(f"z{i:06d}_{k:06d}", 0, 1, cat=pulp.LpBinary)))
+                    k += 1
+                self.z[n] = zs
+                self.x[n] = _const(1.0) if fold.fixed.get(n) == 1 else {var: 1.0 for _, var in zs}
+                lhs = pulp.LpAffineExpression([(var, 1) for _, var in zs])
+                if fold.fixed.get(n) == 1:
+                    self.row(lhs == 1, "pick")
+                elif len(zs) > 1:
+                    self.row(lhs <= 1, "one")
+        for r, cap in fold.rows:
+            terms = []
+            for n in fold.names:
+                for v, var in self.z.get(n, ()):
+                    if v.resources.get(r, 0.0):
+                        terms.append((var, v.resources[r]))
+            const = sum(
+                fold.opts[n][0].resources.get(r, 0.0) for n in fold.names if n not in self.z and self.x[n]
+            )
+            self.row(
+                pulp.LpAffineExpression(terms) <= cap - const + _FEAS_ABS,
+                f"res_{re.sub(r'[^A-Za-z0-9]', '_', r)}",
+            )
+        for a, b in fold.pairs:
+            self.row(self.expr(_add(dict(self.x[a]), self.x[b])) <= 1, "excl")
+        self.one = self.prob.add_variable("k", 1, 1)  # carries constants (see Numerics)
+
+    # ---- helpers
+
+    def row(self, constraint, prefix: str) -> None:
+        self.prob.addConstraint(constraint, f"{prefix}{self.n_rows:07d}")
+        self.n_rows += 1
+
+    def expr(self, e: Lin, scale: float = 1.0) -> pulp.LpAffineExpression:
+        terms = [(v, c * scale) for v, c in e.items() if v is not None and c != 0.0]
+        return pulp.LpAffineExpression(terms, constant=e.get(None, 0.0) * scale)
+
+    def side(self, name: str) -> Lin:
+        return {} if name == MAIN else self.x[name]
+
+    def fpga_time(self, n: str, attr: str = "fpga_s") -> Lin:
+        """sum_v t_v z_v (constant for a task fixed to one variant)."""
+        if n in self.z:
+            return {var: v.fpga_s if attr == "fpga_s" else v.period_s for v, var in self.z[n]}
+        if self.x[n]:
+            v = self.f.opts[n][0]
+            return _const(v.fpga_s if attr == "fpga_s" else v.period_s)
+        return {}
+
+    def product(self, a: str, b: str, side: str) -> Lin:
+        """x_a x_b as a linear expression; `side` is "ge", "le" or "both" (see the module docstring)."""
+        xa, xb = self.side(a), self.side(b)
+        if not xa or not xb:
+            return {}
+        if set(xa) == {None}:
+            return _add({}, xb, xa[None])
+        if set(xb) == {None}:
+            return _add({}, xa, xb[None])
+        if a == b:
+            return dict(xa)
+        key = tuple(sorted((a, b), key=self.order.__getitem__))
+        y = self.ands.get(key)
+        if y is None:
+            y = self.ands[key] = self.prob.add_variable(f"y{len(self.ands):06d}", 0, 1)
+            self.and_sides[key] = set()
+        self.and_sides[key] |= {"ge", "le"} if side == "both" else {side}
+        return {y: 1.0}
+
+    def edge_cost(self, e, side: str | None) -> Lin:
+        """cost_e as a linear expression; side None: decided later from the summed product terms."""
+        q = e.c11 - e.c10 - e.c01 + e.c00
+        out = _const(e.c00)
+        _add(out, self.side(e.src), e.c10 - e.c00)
+        _add(out, self.side(e.dst), e.c01 - e.c00)
+        if q != 0.0:
+            if side is None:
+                self.pending.append((e, q))
+            else:
+                _add(out, self.product(e.src, e.dst, side), q)
+        return out
+
+    def settle_products(self, total: Lin) -> None:
+        """Add the product terms left pending, each pair's side set by the sign of its summed q."""
+        by_pair: dict[tuple[str, str], float] = {}
+        first: dict[tuple[str, str], Any] = {}
+        for e, q in self.pending:
+            key = (e.src, e.dst) if e.src == e.dst else tuple(sorted((e.src, e.dst)))
+            by_pair[key] = by_pair.get(key, 0.0) + q
+            first.setdefault(key, e)
+        for key, q in by_pair.items():
+            if q != 0.0:
+                e = first[key]
+                _add(total, self.product(e.src, e.dst, "ge" if q > 0 else "le"), q)
+        self.pending = []
+
+    def finish_ands(self) -> None:
+        for k, ((a, b), y) in enumerate(self.ands.items()):
+            xa, xb = self.expr(self.x[a]), self.expr(self.x[b])
+            sides = self.and_sides[(a, b)]
+            if "ge" in sides:
+                self.prob.addConstraint(y - xa - xb >= -1, f"and{k:06d}")
+            if "le" in sides:
+                self.prob.addConstraint(y - xa <= 0, f"anda{k:06d}")
+                self.prob.addConstraint(y - xb <= 0, f"andb{k:06d}")
+
+
+# --------------------------------------------------------------------------- latency and throughput
+
+
+def _build_latency(b: _Builder) -> dict:
+    p = b.p
+    b.pending = []
+    total = _const(p.base_s)
+    for t in p.tasks:
+        _add(total, _const(t.cpu_s))
+        _add(total, b.x[t.name], -t.cpu_s)
+        _add(total, b.fpga_time(t.name))
+    for e in p.edges:
+        _add(total, b.edge_cost(e, None))
+    b.settle_products(total)
+    b.prob.setObjective(_objective(b, total))
+    return {}
+
+
+def _objective(b: _Builder, total: Lin) -> pulp.LpAffineExpression:
+    terms = [(v, c * b.u) for v, c in total.items() if v is not None and c != 0.0]
+    return pulp.LpAffineExpression([(b.one, total.get(None, 0.0) * b.u), *terms])
+
+
+def _build_throughput(b: _Builder) -> dict:
+    p = b.p
+    period = b.prob.add_variable("P", 0, None)
+    pe = pulp.LpAffineExpression([(period, 1.0)])
+    b.prob.setObjective(pulp.LpAffineExpression([(period, 1.0)]))
+    cpu_able = [t for t in p.tasks if b.x[t.name] != _const(1.0)]
+    w: dict[str, pulp.LpVariable] = {}
+    core0 = _const(p.base_s)
+    for t in cpu_able:
+        _add(core0, _const(t.cpu_s))
+        _add(core0, b.x[t.name], -t.cpu_s)
+    if p.cpu_cores == 2:
+        core1: Lin = {}
+        for k, t in enumerate(cpu_able):
+            if t.cpu_s == 0.0:
+                continue
+            var = w[t.name] = b.prob.add_variable(f"w{k:06d}", 0, 1, cat=pulp.LpBinary)
+            b.row(var + b.expr(b.x[t.name]) <= 1, "core")
+            _add(core0, {var: -t.cpu_s})
+            _add(core1, {var: t.cpu_s})
+        b.row(pe - b.expr(core1, b.u) >= 0, "cpu1_")
+        if p.base_s == 0.0 and w:
+            b.row(b.expr(core0) - b.expr(core1) >= 0, "sym")
+    b.row(pe - b.expr(core0, b.u) >= 0, "cpu0_")
+    for t in p.tasks:
+        stage = b.fpga_time(t.name, "ii")
+        if any(c for c in stage.values()):
+            b.row(pe - b.expr(stage, b.u) >= 0, "stage")
+    b.pending = []
+    link: Lin = {}
+    for e in p.edges:
+        _add(link, b.edge_cost(e, None))
+    b.settle_products(link)
+    if any(c for c in link.values()):
+        b.row(pe - b.expr(link, b.u) >= 0, "link")
+    return {"P": period, "w": w}
+
+
+# --------------------------------------------------------------------------- makespan
+
+
+@dataclass
+class _MJob:
+    """A job of the makespan model: duration and activities as linear expressions."""
+
+    name: str
+    kind: str
+    dur: Lin
+    on_cpu: Lin  # 1 when the job occupies a CPU core
+    on_fpga: Lin  # 1 when it occupies the FPGA
+    dmin: float
+    dmax: float
+    preds: list[int]
+    edge: int | None = None
+
+
+def _possible(b: _Builder, n: str) -> list[int]:
+    if n == MAIN:
+        return [0]
+    if n in b.f.fixed:
+        return [b.f.fixed[n]]
+    return [0, 1]
+
+
+def _makespan_jobs(b: _Builder) -> list[_MJob]:
+    p = b.p
+    index = {t.name: i for i, t in enumerate(p.tasks)}
+    jobs: list[_MJob] = []
+    for t in p.tasks:
+        n = t.name
+        x = b.x[n]
+        dur = _add(_add(_const(t.cpu_s), x, -t.cpu_s), b.fpga_time(n))
+        on_cpu = _add(_const(1.0), x, -1.0) if t.cpu_s > 0 else {}
+        if n in b.z:
+            on_fpga = {var: 1.0 for v, var in b.z[n] if v.fpga_s > 0}
+        elif x and b.f.opts[n][0].fpga_s > 0:
+            on_fpga = _const(1.0)
         else:
-            prob.addConstraint(pulp.LpAffineExpression([(y, 1), (x[a], -1)]) <= 0, f"anda{k:06d}")
-            prob.addConstraint(pulp.LpAffineExpression([(y, 1), (x[b], -1)]) <= 0, f"andb{k:06d}")
-    prob.setObjective(pulp.LpAffineExpression(terms))
-    for r, coeffs, room in m.rows:
-        expr = pulp.LpAffineExpression([(x[n], v) for n, v in coeffs.items()])
-        prob.addConstraint(expr <= room + _FEAS_ABS, f"res_{re.sub(r'[^A-Za-z0-9]', '_', r)}")
-    for k, (a, b) in enumerate(m.pairs):
-        prob.addConstraint(pulp.LpAffineExpression([(x[a], 1), (x[b], 1)]) <= 1, f"excl{k:06d}")
-    return _Lp(prob=prob, x=x, scale=scale)
+            on_fpga = {}
+        times = [t.cpu_s] if 0 in _possible(b, n) else []
+        times += [v.fpga_s for v in b.f.opts[n]] if 1 in _possible(b, n) else []
+        jobs.append(_MJob(n, "task", dur, on_cpu, on_fpga, min(times), max(times), []))
+    for a, c in task_order(p):
+        jobs[index[c]].preds.append(index[a])
+    for k, e in enumerate(p.edges):
+        placements = [(s, d) for s in _possible(b, e.src) for d in _possible(b, e.dst)]
+        if e.src == e.dst:
+            placements = [(s, s) for s in _possible(b, e.src)]
+        costs = [e.cost(s, d) for s, d in placements]
+        if max(costs) <= 0:
+            continue
+        # exact indicator of each placement with a positive cost ("the transfer exists")
+        dur = b.edge_cost(e, "both")
+        active: Lin = {}
+        for (s_, d_), c in zip(placements, costs):
+            if c > 0:
+                _add(active, _indicator(b, e.src, e.dst, s_, d_))
+        j = len(jobs)
+        jobs.append(
+            _MJob(
+                f"{e.src}->{e.dst}",
+                "transfer",
+                dur,
+                active,
+                {},
+                min(costs),
+                max(costs),
+                [index[e.src]] if e.src != MAIN else [],
+                edge=k,
+            )
+        )
+        if e.dst != MAIN and e.dst != e.src:
+            jobs[index[e.dst]].preds.append(j)
+    for j in jobs:
+        j.preds = sorted(set(j.preds))
+    return jobs
+
+
+def _indicator(b: _Builder, src: str, dst: str, s: int, d: int) -> Lin:
+    """[x_src = s and x_dst = d] as a linear expression (the exact AND where both ends are free)."""
+
+    def one(e: Lin, v: int) -> Lin:
+        return dict(e) if v else _add(_const(1.0), e, -1.0)
+
+    xs, xd = b.side(src), b.side(dst)
+    if src == dst:
+        return one(xs, s)
+    a, c = one(xs, s), one(xd, d)
+    if set(a) <= {None}:
+        return _add({}, c, a.get(None, 0.0))
+    if set(c) <= {None}:
+        return _add({}, a, c.get(None, 0.0))
+    y = b.product(src, dst, "both")
+    if s and d:
+        return dict(y)
+    if s:
+        return _add(dict(xs), y, -1.0)
+    if d:
+        return _add(dict(xd), y, -1.0)
+    return _add(_add(_add(_const(1.0), xs, -1.0), xd, -1.0), y)
+
+
+def _closure(jobs: list[_MJob]) -> tuple[list[int], list[int], list[int]]:
+    """(topological order, descendants bitset, ancestors bitset) of the job graph."""
+    n = len(jobs)
+    succs: list[list[int]] = [[] for _ in jobs]
+    indeg = [len(j.preds) for j in jobs]
+    for k, j in enumerate(jobs):
+        for p in j.preds:
+            succs[p].append(k)
+    order = [k for k in range(n) if indeg[k] == 0]
+    i = 0
+    while i < len(order):
+        for s in succs[order[i]]:
+            indeg[s] -= 1
+            if indeg[s] == 0:
+                order.append(s)
+        i += 1
+    desc = [0] * n
+    for k in reversed(order):
+        m = 0
+        for s in succs[k]:
+            m |= desc[s] | (1 << s)
+        desc[k] = m
+    anc = [0] * n
+    for k in order:
+        m = 0
+        for p in jobs[k].preds:
+            m |= anc[p] | (1 << p)
+        anc[k] = m
+    return order, desc, anc
+
+
+def _build_makespan(b: _Builder, horizon: float | None, relax: bool | None) -> dict:
+    """The F3 model (or its relaxation without ordering binaries); see the module docstring."""
+    p = b.p
+    jobs = _makespan_jobs(b)
+    n = len(jobs)
+    order, desc, anc = _closure(jobs)
+    head = [0.0] * n
+    for k in order:
+        head[k] = max((head[q] + jobs[q].dmin for q in jobs[k].preds), default=0.0)
+    succs: list[list[int]] = [[] for _ in jobs]
+    for k, j in enumerate(jobs):
+        for q in j.preds:
+            succs[q].append(k)
+    tail = [0.0] * n  # after the job's end
+    for k in reversed(order):
+        tail[k] = max((jobs[s].dmin + tail[s] for s in succs[k]), default=0.0)
+    serial = sum(j.dmax for j in jobs)
+    H = serial if horizon is None else min(serial, horizon)
+
+    can_cpu = [bool(j.on_cpu) for j in jobs]
+    can_fpga = [bool(j.on_fpga) for j in jobs]
+    cpu_mask = sum(1 << k for k in range(n) if can_cpu[k])
+    fpga_mask = sum(1 << k for k in range(n) if can_fpga[k])
+    pairs: list[tuple[int, int]] = []
+    count = 0
+    for j in range(n):
+        later = ~(desc[j] | anc[j] | ((1 << (j + 1)) - 1))
+        cand = later & ((cpu_mask if can_cpu[j] else 0) | (fpga_mask if can_fpga[j] else 0))
+        count += cand.bit_count()
+    if relax is None:
+        relax = count > MAX_PAIRS
+    if not relax:
+        for j in range(n):
+            later = ~(desc[j] | anc[j] | ((1 << (j + 1)) - 1))
+            cand = later & ((cpu_mask if can_cpu[j] else 0) | (fpga_mask if can_fpga[j] else 0))
+            while cand:
+                k = (cand & -cand).bit_length() - 1
+                cand &= cand - 1
+                # time windows: j must end before k can start (or k before j) anyway
+                if H - tail[j] <= head[k] + 1e-12 * H or H - tail[k] <= head[j] + 1e-12 * H:
+                    continue
+                pairs.append((j, k))
+
+    u = b.u
+    C = b.prob.add_variable("C", 0, None)
+    b.prob.setObjective(pulp.LpAffineExpression([(b.one, p.base_s * u), (C, 1.0)]))
+    b.row(H * u * (1 + 1e-9) + 1e-9 >= C, "horizon")
+    S = [b.prob.add_variable(f"s{k:06d}", head[k] * u, None) for k in range(n)]
+    dur = [b.expr(j.dur, u) for j in jobs]
+    for k, j in enumerate(jobs):
+        for q in j.preds:
+            b.row(S[k] - S[q] - dur[q] >= 0, "prec")
+        if not succs[k]:
+            b.row(C - S[k] - dur[k] >= 0, "end")
+    # load bounds (valid inequalities; in the relaxation they are the resource model)
+    cpu_work: Lin = {}
+    fpga_work: Lin = {}
+    for t in p.tasks:
+        _add(cpu_work, _add(_const(t.cpu_s), b.x[t.name], -t.cpu_s))
+        _add(fpga_work, b.fpga_time(t.name))
+    for j in jobs[len(p.tasks) :]:
+        _add(cpu_work, j.dur)
+    b.row(p.cpu_cores * C - b.expr(cpu_work, u) >= 0, "cpuload")
+    if any(fpga_work.values()):
+        b.row(C - b.expr(fpga_work, u) >= 0, "fpgaload")
+
+    o: dict[tuple[int, int], pulp.LpVariable] = {}
+    w: dict[tuple[int, int], pulp.LpVariable] = {}
+    if not relax:
+        cores = p.cpu_cores
+        if cores == 2:
+            prev = None
+            for k in range(n):
+                if not can_cpu[k]:
+                    continue
+                w[k, 0] = b.prob.add_variable(f"w{k:06d}_0", 0, 1, cat=pulp.LpBinary)
+                w[k, 1] = b.prob.add_variable(f"w{k:06d}_1", 0, 1, cat=pulp.LpBinary)
+                b.row(w[k, 0] + w[k, 1] - b.expr(jobs[k].on_cpu) == 0, "core")
+                # restricted growth: core 1 only after some earlier job used core 0
+                if prev is None:
+                    b.row(w[k, 1] <= 0, "rg")
+                    prev = pulp.LpAffineExpression([(w[k, 0], 1.0)])
+                else:
+                    b.row(w[k, 1] - prev <= 0, "rg")
+                    prev = prev + w[k, 0]
+        for j, k in pairs:
+            var = o[j, k] = b.prob.add_variable(f"o{j:06d}_{k:06d}", 0, 1, cat=pulp.LpBinary)
+            mjk = max(0.0, H - tail[j] - head[k]) * u
+            mkj = max(0.0, H - tail[k] - head[j]) * u
+            acts = []
+            if can_cpu[j] and can_cpu[k]:
+                if cores == 1:
+                    acts.append(b.expr(jobs[j].on_cpu) + b.expr(jobs[k].on_cpu))
+                else:
+                    acts += [w[j, c] + w[k, c] for c in range(cores)]
+            if can_fpga[j] and can_fpga[k]:
+                acts.append(b.expr(jobs[j].on_fpga) + b.expr(jobs[k].on_fpga))
+            for both in acts:
+                b.row(S[k] - S[j] - dur[j] + mjk * (1 - var) + mjk * (2 - both) >= 0, "djk")
+                b.row(S[j] - S[k] - dur[k] + mkj * var + mkj * (2 - both) >= 0, "dkj")
+    return {"C": C, "S": S, "o": o, "w": w, "jobs": jobs, "relaxed": relax, "pairs": len(pairs), "H": H}
+
+
+# --------------------------------------------------------------------------- warm start
+
+
+def _warm_values(b: _Builder, lp_extra: dict, start: heuristic.Choice) -> None:
+    """Set every variable's initial value from the heuristic choice."""
+    p = b.p
+    vals: dict = {}
+    for n, zs in b.z.items():
+        for v, var in zs:
+            vals[var] = 1.0 if start.variant.get(n) == v.name else 0.0
+    xv = {n: _value(b.x[n], vals) for n in b.x}
+    for (a, c), y in b.ands.items():
+        vals[y] = xv[a] * xv[c]
+    vals[b.one] = 1.0
+    if p.objective == "throughput":
+        on1 = {n: float(start.cores.get(n, 0) == 1 and not xv[n]) for n in lp_extra["w"]}
+        load = [p.base_s, 0.0]
+        for t in p.tasks:
+            if not xv[t.name]:
+                load[int(on1.get(t.name, 0.0))] += t.cpu_s
+        flip = p.base_s == 0.0 and load[1] > load[0]  # the model wants core 0 the busier
+        for n, var in lp_extra["w"].items():
+            vals[var] = (1.0 - on1[n]) * (1.0 - xv[n]) if flip else on1[n]
+        vals[lp_extra["P"]] = start.objective_s * b.u
+    elif p.objective == "makespan":
+        jobs: list[_MJob] = lp_extra["jobs"]
+        ent = {(e["task"], e.get("edge")): e for e in start.schedule if e["kind"] != "main"}
+        starts = []
+        for k, j in enumerate(jobs):
+            e = ent.get((j.name, j.edge))
+            st = (e["start_s"] - p.base_s) if e is not None else None
+            if st is None:  # a zero-length transfer in this choice: right after its producer
+                st = max((starts[q] + _value(jobs[q].dur, vals) for q in j.preds if q < k), default=0.0)
+            starts.append(st)
+            vals[lp_extra["S"][k]] = st * b.u
+        for (j, k), var in lp_extra["o"].items():
+            vals[var] = 1.0 if (starts[j], j) <= (starts[k], k) else 0.0
+        core: dict[int, int] = {}
+        for k, j in enumerate(jobs):
+            e = ent.get((j.name, j.edge))
+            if e is not None and e["resource"].startswith("cpu") and _value(j.on_cpu, vals) > 0.5:
+                core[k] = int(e["resource"][3:])
+        flip = bool(core) and core[min(core)] == 1  # restricted growth: the first job on core 0
+        for (k, c), var in lp_extra["w"].items():
+            vals[var] = float(k in core and (core[k] ^ flip) == c)
+        vals[lp_extra["C"]] = (start.objective_s - p.base_s) * b.u
+    for var, v in vals.items():  # within the bounds (rounding of the heuristic's sums)
+        if var.lowBound is not None:
+            v = max(v, var.lowBound)
+        if var.upBound is not None:
+            v = min(v, var.upBound)
+        var.setInitialValue(v)
 
 
 # --------------------------------------------------------------------------- running a solver
@@ -329,23 +857,44 @@ def _build_lp(m: _Model) -> _Lp:
 @dataclass
 class _Run:
     status: str  # Optimal, Time limit, Infeasible, Not Solved
-    values: dict[str, int] | None  # free task -> 0/1
+    values: dict | None  # variable -> value
     solver_obj_s: float | None
     bound_s: float | None
     slack_s: float = 0.0  # how much the solver's objective may move when its values are rounded
 
 
-def _run(lp: _Lp, solver: str, time_limit_s: float | None, msg: bool) -> _Run:
+class _HighsWarm(pulp.HiGHS):  # type: ignore[misc,valid-type]
+    """PuLP's HiGHS interface, handing the variables' initial values to HiGHS as a start."""
+
+    def callSolver(self, lp):
+        import highspy
+
+        if getattr(self, "warm", False):
+            sol = highspy.HighsSolution()
+            sol.col_value = [float(v.varValue or 0.0) for v in lp.variables()]
+            lp.solverModel.setSolution(sol)
+        lp.solverModel.run()
+
+
+def _run(lp: _Lp, solver: str, time_limit_s: float | None, msg: bool, warm: bool) -> _Run:
     prob = lp.prob
     log = ""
     try:
         if solver == "cbc":
-            log = _run_cbc(prob, time_limit_s, msg)
+            log = _run_cbc(prob, time_limit_s, msg, warm)
+            if prob.status == pulp.LpStatusOptimal and not prob.valid(_VALID_ABS):
+                # CBC's preprocessing can return a point its postsolve found infeasible
+                # ("possible tolerance issue - try without preprocessing"): do just that
+                log = _run_cbc(prob, time_limit_s, msg, False, ["preprocess off"])
         else:
             if not msg:
                 _quiet_highs_banner()
-            prob.solve(pulp.HiGHS(msg=msg, timeLimit=time_limit_s, gapRel=0.0))
+            cmd = _HighsWarm(msg=msg, timeLimit=time_limit_s, gapRel=0.0, threads=1)
+            cmd.warm = warm
+            prob.solve(cmd)
     except pulp.PulpSolverError as exc:
+        if time_limit_s is not None:  # CBC stopped by the limit before it wrote a solution
+            return _Run("Not Solved", None, None, None)
         raise PartitionError(
             f"the {solver} solver failed: {exc}; run again with the solver log shown, or try the other solver"
         ) from exc
@@ -355,11 +904,10 @@ def _run(lp: _Lp, solver: str, time_limit_s: float | None, msg: bool) -> _Run:
         return _Run("Infeasible", None, None, None)
     if st != pulp.LpStatusOptimal or sol not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
         return _Run("Not Solved", None, None, None)
-    values = {n: int((v.varValue or 0.0) > 0.5) for n, v in lp.x.items()}
+    values = {v: (v.varValue or 0.0) for v in prob.variables()}
     solver_obj_s = pulp.value(prob.objective) / lp.scale
-    # x within the integrality tolerance of 0/1 and y within it of the AND
     slack_s = sum(
-        abs(c) * abs((v.varValue or 0.0) - round(v.varValue or 0.0)) for v, c in prob.objective.items()
+        abs(c) * abs(values.get(v, 0.0) - round(values.get(v, 0.0))) for v, c in prob.objective.items()
     )
     slack_s /= lp.scale
     if sol == pulp.LpSolutionOptimal:
@@ -367,7 +915,9 @@ def _run(lp: _Lp, solver: str, time_limit_s: float | None, msg: bool) -> _Run:
     return _Run("Time limit", values, solver_obj_s, _bound(prob, solver, log, lp.scale), slack_s)
 
 
-def _run_cbc(prob: pulp.LpProblem, time_limit_s: float | None, msg: bool) -> str:
+def _run_cbc(
+    prob: pulp.LpProblem, time_limit_s: float | None, msg: bool, warm: bool, options: list[str] | None = None
+) -> str:
     """Run CBC with its log captured (the bound after a time limit is only in the log)."""
     cls = _cbc_cmd()
     assert cls is not None
@@ -376,7 +926,15 @@ def _run_cbc(prob: pulp.LpProblem, time_limit_s: float | None, msg: bool) -> str
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            cmd = cls(msg=False, timeLimit=time_limit_s, gapRel=0.0, threads=1, logPath=log_path)
+            cmd = cls(
+                msg=False,
+                timeLimit=time_limit_s,
+                gapRel=0.0,
+                threads=1,
+                logPath=log_path,
+                warmStart=warm,
+                options=options or [],
+            )
         prob.solve(cmd)
         with open(log_path, encoding="utf-8", errors="replace") as f:
             log = f.read()
@@ -431,13 +989,110 @@ def _bound(prob: pulp.LpProblem, solver: str, log: str, scale: float) -> float |
     return None
 
 
+# --------------------------------------------------------------------------- evaluating a solver's choice
+
+
+@dataclass
+class _Eval:
+    objective_s: float
+    schedule: list[dict]
+    exact: bool  # computed by model.evaluate's exact method
+    cores: dict[str, int] = field(default_factory=dict)
+
+
+def _evaluate_choice(
+    problem: Problem, x: dict[str, int], var: dict[str, str], hint: dict | None = None
+) -> _Eval:
+    """The objective and schedule of a choice: exact where affordable, else from `hint`.
+
+    hint (from the solver): "cores" (task -> core, throughput) or "schedule"
+    (entries, makespan); a list schedule is the fallback for makespan.
+    """
+    ch = chosen(problem, x, var)
+    if problem.objective == "latency":
+        return _Eval(evaluate(problem, x, var), [], True)
+    if problem.objective == "throughput":
+        cpu = {t.name: t.cpu_s for t in problem.tasks if ch[t.name] is None}
+        if problem.cpu_cores == 1 or len(cpu) <= _EXACT_SPLIT:
+            cores = split_cores(problem.base_s, cpu, problem.cpu_cores)
+            return _Eval(evaluate(problem, x, var), throughput_entries(problem, ch, cores), True, cores)
+        cores = {n: (hint or {}).get("cores", {}).get(n, 0) for n in cpu}
+        _, fpga, link = throughput_loads(problem, ch)
+        loads = [problem.base_s, 0.0]
+        for n, c in cpu.items():
+            loads[cores[n]] += c
+        return _Eval(max(*loads, fpga, link), throughput_entries(problem, ch, cores), False, cores)
+    try:
+        length, entries = optimal_schedule(problem, ch)
+        return _Eval(problem.base_s + length, entries, True)
+    except ScheduleTooLarge:
+        pass
+    best = heuristic.list_schedule(problem, ch)
+    sched = (hint or {}).get("schedule")
+    if sched is not None:
+        length = schedule_length(problem, x, var, sched)
+        if length < best[0]:
+            best = (length, sched)
+    schedule_length(problem, x, var, best[1])
+    return _Eval(best[0], best[1], False)
+
+
+def _ilp_schedule(problem: Problem, lp: _Lp, values: dict, x: dict[str, int], var: dict[str, str]) -> list:
+    """The solver's makespan schedule, re-timed: each resource's jobs in the solver's order, as early as possible."""
+    ch = chosen(problem, x, var)
+    jobs = makespan_jobs(problem, ch)
+    mjobs: list[_MJob] = lp.extra["jobs"]
+    where_m = {(j.name, j.edge): k for k, j in enumerate(mjobs)}
+    S = lp.extra["S"]
+    s_val = [values.get(S[where_m[(j.name, j.edge)]], 0.0) / lp.scale for j in jobs]
+    res = []
+    for j in jobs:
+        if j.resource == "cpu":
+            c = 0
+            mk = where_m[(j.name, j.edge)]
+            if (
+                problem.cpu_cores == 2
+                and (mk, 1) in lp.extra["w"]
+                and values.get(lp.extra["w"][mk, 1], 0.0) > 0.5
+            ):
+                c = 1
+            res.append(f"cpu{c}")
+        elif j.resource == "fpga":
+            res.append("fpga")
+        else:
+            res.append("")
+    # a topological order that follows the solver's start times as closely as it can
+    succs: list[list[int]] = [[] for _ in jobs]
+    indeg = [len(j.preds) for j in jobs]
+    for k, j in enumerate(jobs):
+        for q in j.preds:
+            succs[q].append(k)
+    heap = [(s_val[k], k) for k in range(len(jobs)) if indeg[k] == 0]
+    heapq.heapify(heap)
+    start = [0.0] * len(jobs)
+    free: dict[str, float] = {}
+    while heap:
+        _, k = heapq.heappop(heap)
+        j = jobs[k]
+        t = max((start[q] + jobs[q].duration for q in j.preds), default=0.0)
+        if res[k]:
+            t = max(t, free.get(res[k], 0.0))
+            free[res[k]] = t + j.duration
+        start[k] = t
+        for q in succs[k]:
+            indeg[q] -= 1
+            if indeg[q] == 0:
+                heapq.heappush(heap, (s_val[q], q))
+    return heuristic.entries_from_starts(problem, jobs, start, res)
+
+
 # --------------------------------------------------------------------------- public API
 
 
 def solve(
     problem: Problem, *, solver: str = "cbc", time_limit_s: float | None = None, msg: bool = False
 ) -> Solution:
-    """Optimal CPU/FPGA assignment of `problem` (see the module docstring for the model)."""
+    """Optimal choice for `problem` (see the module docstring for the model)."""
     return top_k(problem, 1, solver=solver, time_limit_s=time_limit_s, msg=msg)[0]
 
 
@@ -448,136 +1103,275 @@ def top_k(
     solver: str = "cbc",
     time_limit_s: float | None = None,
     msg: bool = False,
+    distinct: str = "choice",
+    warm_start: bool = True,
 ) -> list[Solution]:
-    """The k best distinct assignments, best first; the first is what `solve` returns.
+    """The k best distinct choices, best first; the first is what `solve` returns.
 
     After each solution a no-good cut excludes it (reference/partitioners.md
-    §4.6): sum_{x*_i=1} (1 - x_i) + sum_{x*_i=0} x_i >= 1 over the free tasks.
-    The list stops early when no further feasible assignment exists, or when a
-    solve does not end with an assignment. If the problem is infeasible the
-    list holds one Solution with status "Infeasible". `time_limit_s` applies to
-    each solve; after a "Time limit" solve the order is only as good as its gap.
+    §4.6): sum_{z*=1} (1 - z) + sum_{z*=0} z >= 1 over the variant binaries
+    (`distinct="choice"`: another placement or another variant), or over the
+    placements x alone (`distinct="placement"`: another set of FPGA tasks, each
+    with its best variant). The list stops early when no further feasible
+    choice exists, or when a solve does not end with one. If the problem is
+    infeasible the list holds one Solution with status "Infeasible".
+    `time_limit_s` applies to each solve; after a "Time limit" solve the order
+    is only as good as its gap.
     """
     if k < 1:
         raise PartitionError(f"top-k needs k >= 1, got {k}")
+    if distinct not in ("choice", "placement"):
+        raise PartitionError(f"distinct={distinct!r}: choose 'choice' or 'placement'")
     if time_limit_s is not None and not time_limit_s > 0:
         raise PartitionError(f"solver time limit {time_limit_s!r} s must be a positive number of seconds")
     check_problem(problem)
     _check_solver(solver)
     start = time.perf_counter()
-    m = _fold(problem)
-    stats = {"variables": 0, "constraints": 0, "free_tasks": len(m.free), "fixed_tasks": len(m.fixed)}
-    if m.infeasible:
-        return [_no_solution(m, "Infeasible", solver, start, stats)]
+    fold = _fold(problem)
+    stats = {"variables": 0, "constraints": 0, "free_tasks": len(fold.free), "fixed_tasks": len(fold.fixed)}
+    if fold.infeasible:
+        return [_no_solution("Infeasible", solver, start, stats)]
 
-    if not m.free:  # everything decided: no solver needed
-        x = dict(m.fixed)
-        if not feasible(problem, x):  # cannot happen after folding; keep the model honest
-            return [_no_solution(m, "Infeasible", solver, start, stats)]
-        return [
-            Solution(
-                assignment=_ordered(m, x),
-                objective_s=evaluate(problem, x),
-                status="Optimal",
-                solver=solver,
-                gap=0.0,
-                solve_time_s=time.perf_counter() - start,
-                stats=stats,
-            )
-        ]
-
-    lp = _build_lp(m)
+    greedy = heuristic.greedy(problem) if warm_start or problem.objective != "latency" else None
+    if greedy is not None and not feasible(problem, greedy.assignment, greedy.variant):
+        greedy = None  # cannot happen; keep the warm start honest
+    ref = greedy.objective_s if greedy is not None else _serial_bound(problem)
+    scale = _OBJ_UNITS / max(ref, 1e-12)
+    b = _Builder(problem, fold, scale)
+    horizon = None
+    if problem.objective == "latency":
+        extra = _build_latency(b)
+    elif problem.objective == "throughput":
+        extra = _build_throughput(b)
+    else:
+        if k == 1 and greedy is not None:
+            horizon = (greedy.objective_s - problem.base_s) * (1 + 1e-6)  # a thin slab is numerically fragile
+        extra = _build_makespan(b, horizon, None)
+    b.finish_ands()
+    lp = _Lp(b.prob, scale, b.z, b.x, problem.objective, extra, opts=fold.opts, ands=b.ands)
     stats["variables"] = len(lp.prob.variables()) - 1  # without the constant carrier
     stats["constraints"] = lp.prob.numConstraints()
+    if problem.objective == "makespan":
+        stats["ordering_pairs"] = extra["pairs"]
+
+    if problem.objective == "makespan" and extra["relaxed"]:
+        return [_relaxed_makespan(problem, lp, solver, time_limit_s, msg, greedy, start, stats)]
+
     out: list[Solution] = []
-    seen: set[tuple[int, ...]] = set()
+    seen: set[tuple] = set()
     while len(out) < k:
         t0 = time.perf_counter() if out else start
-        run = _run(lp, solver, time_limit_s, msg)
+        warm = bool(greedy is not None and not out)
+        if warm:
+            _warm_values(b, extra, greedy)  # type: ignore[arg-type]
+        run = _run(lp, solver, time_limit_s, msg, warm)
         if run.values is None:
-            if not out:
-                out.append(_no_solution(m, run.status, solver, t0, stats))
+            if not out and run.status == "Not Solved" and time_limit_s is not None and greedy is not None:
+                out.append(_from_heuristic(problem, greedy, solver, t0, stats))
+            elif not out:
+                out.append(_no_solution(run.status, solver, t0, stats))
             break
-        x = {**m.fixed, **run.values}
-        if not feasible(problem, x):
-            raise RuntimeError(f"{solver} returned an assignment that violates the model: {_ordered(m, x)}")
-        obj = evaluate(problem, x)
+        x, var = _choice(problem, lp, run.values)
+        if not feasible(problem, x, var):
+            raise RuntimeError(f"{solver} returned a choice that violates the model: {x} {var}")
+        hint = _hint(problem, lp, run.values, x, var)
+        ev = _evaluate_choice(problem, x, var, hint)
         assert run.solver_obj_s is not None
-        if abs(obj - run.solver_obj_s) > _CHECK_REL * max(abs(obj), abs(run.solver_obj_s)) + run.slack_s:
+        tol = _CHECK_REL * max(abs(ev.objective_s), abs(run.solver_obj_s)) + run.slack_s
+        if problem.objective == "makespan":
+            tol += _CHECK_REL * extra["H"]
+        too_high = ev.objective_s > run.solver_obj_s + tol
+        too_low = run.status == "Optimal" and ev.objective_s < run.solver_obj_s - tol
+        if too_high or too_low:
             raise RuntimeError(
-                f"{solver} objective {run.solver_obj_s!r} s disagrees with the model's {obj!r} s "
-                f"for {_ordered(m, x)}"
+                f"{solver} objective {run.solver_obj_s!r} s disagrees with the model's "
+                f"{ev.objective_s!r} s for {x} {var}"
             )
-        x, obj = _prefer_cpu(problem, m, x, obj, seen)
-        seen.add(tuple(x[n] for n in m.free))
+        x, var, ev = _prefer_cpu(problem, fold, x, var, ev, seen, distinct)
+        seen.add(_signature(fold, x, var, distinct))
         gap: float | None = 0.0
-        if run.status == "Time limit":
-            gap = None if run.bound_s is None else max(0.0, (obj - run.bound_s) / max(abs(obj), 1e-300))
+        status = run.status
+        if status == "Time limit":
+            gap = (
+                None
+                if run.bound_s is None
+                else max(0.0, (ev.objective_s - run.bound_s) / max(ev.objective_s, 1e-300))
+            )
         out.append(
             Solution(
-                assignment=_ordered(m, x),
-                objective_s=obj,
-                status=run.status,
+                assignment={n: int(x[n]) for n in fold.names},
+                objective_s=ev.objective_s,
+                status=status,
                 solver=solver,
                 gap=gap,
                 solve_time_s=time.perf_counter() - t0,
                 stats=dict(stats),
+                variant={n: var[n] for n in fold.names if n in var},
+                schedule=ev.schedule,
             )
         )
         if len(out) < k:
-            lhs = [(lp.x[n], -1 if x[n] else 1) for n in m.free]
-            ones = sum(x[n] for n in m.free)
-            lp.prob.addConstraint(pulp.LpAffineExpression(lhs) >= 1 - ones, f"cut{lp.n_cuts:06d}")
-            lp.n_cuts += 1
+            _cut(lp, fold, x, var, distinct)
     return out
 
 
+def _serial_bound(problem: Problem) -> float:
+    """Every task at its slowest and every edge at its dearest, one after the other (> 0)."""
+    total = abs(problem.base_s)
+    for t in problem.tasks:
+        total += max([t.cpu_s, *(v.fpga_s for v in t.options()), *(v.period_s for v in t.options())])
+    for e in problem.edges:
+        total += max(abs(e.c00), abs(e.c01), abs(e.c10), abs(e.c11))
+    return total if total > 0 else 1.0
+
+
+def _choice(problem: Problem, lp: _Lp, values: dict) -> tuple[dict[str, int], dict[str, str]]:
+    x: dict[str, int] = {}
+    var: dict[str, str] = {}
+    for t in problem.tasks:
+        n = t.name
+        if n in lp.z:
+            picked = [v for v, zv in lp.z[n] if values.get(zv, 0.0) > 0.5]
+            x[n] = int(bool(picked))
+            if picked:
+                var[n] = picked[0].name
+        else:
+            x[n] = int(bool(lp.x[n]))
+            if x[n]:  # on the FPGA with the one variant left after folding
+                var[n] = lp.opts[n][0].name
+    return x, var
+
+
+def _hint(problem: Problem, lp: _Lp, values: dict, x: dict[str, int], var: dict[str, str]) -> dict:
+    if problem.objective == "throughput":
+        return {"cores": {n: int(values.get(w, 0.0) > 0.5) for n, w in lp.extra["w"].items()}}
+    if problem.objective == "makespan" and not lp.extra["relaxed"]:
+        return {"schedule": _ilp_schedule(problem, lp, values, x, var)}
+    return {}
+
+
+def _signature(fold: _Fold, x: dict[str, int], var: dict[str, str], distinct: str) -> tuple:
+    if distinct == "placement":
+        return tuple(x[n] for n in fold.free)
+    return tuple(var.get(n) for n in fold.names)
+
+
+def _cut(lp: _Lp, fold: _Fold, x: dict[str, int], var: dict[str, str], distinct: str) -> None:
+    terms = []
+    ones = 0
+    if distinct == "placement":
+        for n in fold.free:
+            for _, zv in lp.z[n]:
+                terms.append((zv, -1.0 if x[n] else 1.0))
+            ones += x[n]
+    else:
+        for n, zs in lp.z.items():
+            for v, zv in zs:
+                on = var.get(n) == v.name
+                terms.append((zv, -1.0 if on else 1.0))
+                ones += on
+    lp.prob.addConstraint(pulp.LpAffineExpression(terms) >= 1 - ones, f"cut{lp.n_cuts:06d}")
+    lp.n_cuts += 1
+
+
 def _prefer_cpu(
-    problem: Problem, m: _Model, x: dict[str, int], obj: float, avoid: set[tuple[int, ...]]
-) -> tuple[dict[str, int], float]:
+    problem: Problem,
+    fold: _Fold,
+    x: dict[str, int],
+    var: dict[str, str],
+    ev: _Eval,
+    avoid: set[tuple],
+    distinct: str,
+) -> tuple[dict[str, int], dict[str, str], _Eval]:
     """The tie rule: move free FPGA tasks back to the CPU while that costs nothing.
 
     Moving a task to the CPU keeps every budget, exclusive pair and pin
-    satisfied, so only the objective needs checking; its change is computed
-    from the task's own times and incident edges, and the final objective is
-    re-evaluated with `model.evaluate`.
+    satisfied, so only the objective needs checking. Only where the objective
+    is evaluated exactly (a heuristic schedule could look worse than the
+    solver's own and hide a tie).
     """
-    by_name = {t.name: t for t in problem.tasks}
-    incident: dict[str, list] = {}
-    for e in problem.edges:
-        for end in (e.src,) if e.src == e.dst else (e.src, e.dst):
-            if x.get(end):
-                incident.setdefault(end, []).append(e)
-    limit = obj + _TIE_REL * abs(obj)
-    current = obj
-    x = dict(x)
+    if not ev.exact:
+        return x, var, ev
+    limit = ev.objective_s + _TIE_REL * abs(ev.objective_s)
+    x, var = dict(x), dict(var)
     changed = True
     while changed:
         changed = False
-        for n in m.free:
+        for n in fold.free:
             if not x[n]:
                 continue
-            if avoid and tuple(0 if f == n else x[f] for f in m.free) in avoid:
+            x2 = {**x, n: 0}
+            var2 = {m: v for m, v in var.items() if m != n}
+            if avoid and _signature(fold, x2, var2, distinct) in avoid:
                 continue
-            t = by_name[n]
-            delta = t.cpu_s - t.fpga_s  # type: ignore[operator]
-            for e in incident.get(n, ()):
-                before = e.cost(x.get(e.src, 0), x.get(e.dst, 0))
-                x[n] = 0
-                delta += e.cost(x.get(e.src, 0), x.get(e.dst, 0)) - before
-                x[n] = 1
-            if current + delta <= limit:
-                x[n] = 0
-                current += delta
+            try:
+                value = evaluate(problem, x2, var2)
+            except ScheduleTooLarge:
+                return x, var, _evaluate_choice(problem, x, var)
+            if value <= limit:
+                x, var = x2, var2
                 changed = True
-    return x, evaluate(problem, x)
+    return x, var, _evaluate_choice(problem, x, var)
 
 
-def _ordered(m: _Model, x: dict[str, int]) -> dict[str, int]:
-    return {n: int(x[n]) for n in m.names}
+def _relaxed_makespan(
+    problem: Problem,
+    lp: _Lp,
+    solver: str,
+    time_limit_s: float | None,
+    msg: bool,
+    greedy: heuristic.Choice | None,
+    start: float,
+    stats: dict[str, int],
+) -> Solution:
+    """Makespan beyond MAX_PAIRS: the relaxation's bound, the best list schedule, the gap."""
+    run = _run(lp, solver, time_limit_s, msg, False)
+    if run.values is None:
+        return _no_solution(run.status, solver, start, stats)
+    bound = run.bound_s if run.status == "Time limit" else run.solver_obj_s
+    x, var = _choice(problem, lp, run.values)
+    cands = []
+    if feasible(problem, x, var):
+        length, entries = heuristic.list_schedule(problem, chosen(problem, x, var))
+        cands.append((length, 0, x, var, entries))
+    if greedy is not None:
+        cands.append((greedy.objective_s, 1, greedy.assignment, greedy.variant, greedy.schedule))
+    length, _, x, var, entries = min(cands, key=lambda c: (c[0], c[1]))
+    schedule_length(problem, x, var, entries)
+    gap = None if bound is None else max(0.0, (length - bound) / max(length, 1e-300))
+    status = "Optimal" if gap is not None and gap <= 1e-9 else "Feasible"
+    return Solution(
+        assignment={t.name: int(x[t.name]) for t in problem.tasks},
+        objective_s=length,
+        status=status,
+        solver=solver,
+        gap=gap,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+        variant=dict(var),
+        schedule=entries,
+    )
 
 
-def _no_solution(m: _Model, status: str, solver: str, start: float, stats: dict[str, int]) -> Solution:
+def _from_heuristic(
+    problem: Problem, g: heuristic.Choice, solver: str, start: float, stats: dict[str, int]
+) -> Solution:
+    """The warm start as the answer when the solver found nothing better within its time limit."""
+    ev = _evaluate_choice(problem, g.assignment, g.variant, {"cores": g.cores, "schedule": g.schedule})
+    return Solution(
+        assignment=dict(g.assignment),
+        objective_s=ev.objective_s,
+        status="Time limit",
+        solver=solver,
+        gap=None,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+        variant=dict(g.variant),
+        schedule=ev.schedule,
+    )
+
+
+def _no_solution(status: str, solver: str, start: float, stats: dict[str, int]) -> Solution:
     return Solution(
         assignment={},
         objective_s=math.inf,

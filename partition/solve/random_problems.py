@@ -1,6 +1,6 @@
 """Random partitioning problems, shared by the solver tests and the solver benchmark.
 
-Two generators:
+Three generators:
 
 * `random_problem` — small adversarial instances (1–12 tasks) for checking the
   ILP against exhaustive enumeration: tasks without an FPGA implementation,
@@ -9,6 +9,13 @@ Two generators:
   coefficients that must be ignored, edges whose both-on-FPGA cost exceeds the
   crossing costs (the other side of the AND linearisation), and, in some
   instances, costs on a coarse grid so that exact ties occur.
+* `random_variant_problem` — the same kind of small instances (1–14 tasks)
+  for a given objective, with 1–4 FPGA variants per task (some with an
+  initiation interval below their latency, as a pipelined loop has), a DAG of
+  data edges, extra precedence pairs, one or two cores; the number of
+  variants shrinks as the task count grows, so that exhaustive enumeration
+  (prod_i (1 + variants_i) choices, an exact schedule search each for
+  makespan) stays fast.
 * `layered_problem` — large instances shaped like a real application on a
   PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver.
 
@@ -30,10 +37,11 @@ instances; the tool itself reads these constants from the board file):
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
-from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost
+from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost, Variant
 
 MAIN = "<main>"
 
@@ -190,6 +198,123 @@ def _random_edge(r: random.Random, src: str, dst: str, grid: bool) -> EdgeCost:
     return EdgeCost(src, dst, c00=0.0, c01=c01, c10=c10, c11=c11)
 
 
+# --------------------------------------------------------------------------- small, with variants
+
+# brute force visits at most this many choices per objective (makespan: each an exact schedule search)
+CHOICE_LIMIT = {"latency": 4000, "throughput": 3000, "makespan": 128}
+EDGE_LIMIT = {"latency": 40, "throughput": 40, "makespan": 6}
+
+
+def random_variant_problem(
+    seed: int | random.Random, objective: str, *, min_tasks: int = 1, max_tasks: int = 14
+) -> Problem:
+    """A small random instance with variants for `objective`; see the module docstring."""
+    r = _rng(seed)
+    n = r.randint(min_tasks, max_tasks)
+    names = [f"t{i}" for i in range(n)]
+    grid = r.random() < 0.3
+
+    def t(lo: float, hi: float) -> float:
+        v = _loguniform(r, lo, hi)
+        return round(v * 1e3) / 1e3 if grid else v
+
+    tasks: list[TaskCost] = []
+    for name in names:
+        cpu = t(1e-4, 1.0)
+        variants: list[Variant] = []
+        if r.random() >= 0.25:
+            for k in range(r.randint(1, 4)):
+                fpga = t(1e-4, 1.0) if grid else cpu * _loguniform(r, 0.01, 3.0) + CALL_OVERHEAD_S
+                res = _kernel_resources(r)
+                if r.random() < 0.2:
+                    res = {key: v for key, v in res.items() if r.random() < 0.5}
+                ii = None
+                if r.random() < 0.4:  # a pipelined variant: a new frame before the last one is done
+                    ii = fpga * r.choice([0.05, 0.25, 0.5, 1.0])
+                variants.append(Variant(f"v{k}", fpga, res, ii))
+        pin = None
+        u = r.random()
+        if u < 0.07:
+            pin = "cpu"
+        elif u < 0.12:
+            pin = "fpga"
+        if r.random() < 0.03:
+            cpu = 0.0  # a task with nothing to do (zero-length jobs)
+        tasks.append(TaskCost(name=name, cpu_s=cpu, pin=pin, variants=variants))
+    # fewer variants while the enumeration is too large
+    while math.prod(1 + len(tk.variants) for tk in tasks) > CHOICE_LIMIT[objective]:
+        most = max(len(tk.variants) for tk in tasks)
+        victim = r.choice([tk for tk in tasks if len(tk.variants) == most])
+        victim.variants.pop(r.randrange(len(victim.variants)))
+        if not victim.variants and victim.pin == "fpga":
+            victim.pin = None
+
+    budget = _random_budget(r, [_as_single(tk, r) for tk in tasks])
+
+    edges: list[EdgeCost] = []
+    p_edge = r.uniform(0.0, 0.5 if objective != "makespan" else 0.3)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if r.random() < p_edge:
+                edges.append(_random_edge(r, names[i], names[j], grid))
+                if r.random() < 0.1:
+                    edges.append(_random_edge(r, names[i], names[j], grid))
+    for name in names:
+        if r.random() < 0.25:
+            e = _random_edge(r, MAIN, name, grid)
+            e.c10, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+        if r.random() < 0.25:
+            e = _random_edge(r, name, MAIN, grid)
+            e.c01, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+    if r.random() < 0.05:
+        edges.append(EdgeCost(MAIN, MAIN, c00=t(1e-4, 1e-2)))
+    if r.random() < 0.05 and n:
+        edges.append(_random_edge(r, names[0], names[0], grid))
+    r.shuffle(edges)
+    edges = edges[: EDGE_LIMIT[objective]]
+
+    precedence = []
+    if objective == "makespan" and n > 6:
+        # layers of one to three tasks, each after the whole previous layer: an exact schedule
+        # search over many independent jobs would be too slow for a test (it is exponential)
+        width = r.choice([1, 2, 2, 3])
+        layers = [list(range(i, min(n, i + width))) for i in range(0, n, width)]
+        for prev, layer in itertools.pairwise(layers):
+            precedence += [(names[i], names[j]) for i in prev for j in layer]
+    elif n >= 2 and r.random() < 0.3:
+        for _ in range(r.randint(1, 3)):
+            i, j = sorted(r.sample(range(n), 2))
+            precedence.append((names[i], names[j]))
+
+    exclusive: list[tuple[str, str]] = []
+    if n >= 2:
+        for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
+            a, b = r.sample(names, 2)
+            exclusive.append((a, b))
+
+    base = t(1e-4, 0.1) if r.random() < 0.7 else 0.0
+    return Problem(
+        tasks=tasks,
+        edges=edges,
+        budget=budget,
+        base_s=base,
+        exclusive=exclusive,
+        objective=objective,
+        cpu_cores=r.choice([1, 2]),
+        precedence=precedence,
+    )
+
+
+def _as_single(task: TaskCost, r: random.Random) -> TaskCost:
+    """The task with one of its variants, for drawing a budget around real usages."""
+    if not task.variants:
+        return TaskCost(task.name, task.cpu_s, None)
+    v = r.choice(task.variants)
+    return TaskCost(task.name, task.cpu_s, v.fpga_s, dict(v.resources))
+
+
 # --------------------------------------------------------------------------- large, realistic
 
 
@@ -240,3 +365,47 @@ def layered_problem(
 def _layered_edge(r: random.Random, src: str, dst: str) -> EdgeCost:
     x = _transfer_s(_loguniform(r, 64, 4e6))
     return EdgeCost(src, dst, c00=0.0, c01=x, c10=x, c11=0.1 * x)
+
+
+# HLS-style variants of one kernel: (name, time factor, resource factor, ii as a fraction of the time)
+_VARIANT_STYLES = (
+    ("base", 1.0, 1.0, None),
+    ("pipeline", 0.45, 1.3, 0.12),
+    ("unroll4", 0.3, 2.6, 0.3),
+    ("partition_burst", 0.2, 4.0, 0.08),
+)
+
+
+def with_variants(problem: Problem, seed: int | random.Random = 0, max_variants: int = 4) -> Problem:
+    """`problem` with 1 to `max_variants` implementation variants per FPGA-capable task.
+
+    The first variant is the task's own (fpga_s, resources); the others are
+    faster and larger, the way pipelining, unrolling, array partitioning and
+    wider bursts trade area for cycles, each by a random factor around the
+    style's (the call overhead is not scaled).
+    """
+    r = _rng(seed)
+    tasks = []
+    for t in problem.tasks:
+        if t.fpga_s is None:
+            tasks.append(TaskCost(t.name, t.cpu_s, pin=t.pin))
+            continue
+        compute = max(t.fpga_s - CALL_OVERHEAD_S, 0.0)
+        variants = []
+        for name, tf, rf, ii in _VARIANT_STYLES[: r.randint(1, max_variants)]:
+            f = tf * r.uniform(0.8, 1.25) if tf != 1.0 else 1.0
+            g = rf * r.uniform(0.8, 1.25) if rf != 1.0 else 1.0
+            time_s = compute * f + CALL_OVERHEAD_S
+            res = {k: float(round(v * g)) for k, v in t.resources.items()}
+            variants.append(Variant(name, time_s, res, None if ii is None else time_s * ii))
+        tasks.append(TaskCost(t.name, t.cpu_s, pin=t.pin, variants=variants))
+    return Problem(
+        tasks=tasks,
+        edges=problem.edges,
+        budget=problem.budget,
+        base_s=problem.base_s,
+        exclusive=problem.exclusive,
+        objective=problem.objective,
+        cpu_cores=problem.cpu_cores,
+        precedence=problem.precedence,
+    )
