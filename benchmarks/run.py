@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_pipeline, bench_solve
+from benchmarks import bench_fidelity, bench_pipeline, bench_solve
 
 
 def main() -> int:
     rc = 0
-    for name, fn in (("solve", bench_solve.main), ("pipeline", bench_pipeline.main)):
+    for name, fn in (
+        ("solve", bench_solve.main),
+        ("pipeline", bench_pipeline.main),
+        ("fidelity", bench_fidelity.main),
+    ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])
     return rc

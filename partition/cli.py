@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -160,6 +161,48 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--force", action="store_true", help="overwrite report.html even if it was edited")
     rp.add_argument("--quiet", action="store_true", help="print only errors")
 
+    for name, what in (("sim", "simulate"), ("synth", "synthesize"), ("lint", "lint")):
+        sp = sub.add_parser(
+            name,
+            help={
+                "sim": "simulate every FPGA kernel's built-in RTL against the Python results (cocotb + Verilator)",
+                "synth": "synthesize every FPGA kernel's built-in RTL with yosys and count its resources",
+                "lint": "lint every FPGA kernel's built-in RTL with verilator --lint-only -Wall",
+            }[name],
+            description=f"{what.capitalize()} the built-in RTL of the FPGA kernels of build tree DIR; results go "
+            "to DIR/results/<kernel>/ and DIR/report.html is refreshed.",
+        )
+        sp.add_argument("dir", metavar="DIR", help="a build tree written by `partition plan`")
+        sp.add_argument(
+            "--kernel", action="append", default=[], metavar="K", help="only kernel K (repeatable)"
+        )
+        sp.add_argument("--jobs", type=int, default=0, metavar="N", help="parallel jobs (default: up to 4)")
+        if name == "sim":
+            sp.add_argument(
+                "--waves", action="store_true", help="write FST waveforms (results/<kernel>/rtl_sim/)"
+            )
+            sp.add_argument(
+                "--simulator", default="verilator", choices=["verilator", "icarus"], help="default verilator"
+            )
+        if name == "synth":
+            sp.add_argument(
+                "--family",
+                default=None,
+                choices=["xc7", "xcup"],
+                help="default: the board's (xc7 for Zynq-7000)",
+            )
+
+    cs = sub.add_parser(
+        "cosim",
+        help="run the app through the generated host code against the kernels' RTL (cocotb + Verilator)",
+        description="Co-simulate build tree DIR: the unmodified app runs through the generated host code "
+        "(host/run_app.py) with the runtime's sim backend, every FPGA kernel's built-in RTL simulated by "
+        "Verilator; its output must equal a plain CPU run. Result in DIR/results/cosim.json.",
+        usage="partition cosim DIR [--waves] [-- APP ARGS...]",
+    )
+    cs.add_argument("dir", metavar="DIR", help="a build tree written by `partition plan`")
+    cs.add_argument("--waves", action="store_true", help="write FST waveforms (results/cosim/)")
+
     sub.add_parser(
         "boards",
         help="list the known boards",
@@ -273,6 +316,75 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """partition sim / synth / lint DIR: one step over the tree's RTL kernels."""
+    from partition.report.html import regenerate
+    from partition.sim import flow
+
+    tree = Path(args.dir)
+    tasks = flow.rtl_kernels(tree, args.kernel)
+    jobs = []
+    skipped = []
+    for t in tasks:
+        rtl = t.get("rtl", {})
+        if rtl.get("status") != "built":
+            skipped.append(f"{t['kernel']}: {rtl.get('reason', 'no built-in RTL')}")
+            continue
+        if args.command == "sim":
+            jobs.append(
+                (flow.sim_kernel, (tree, t["kernel"]), {"simulator": args.simulator, "waves": args.waves})
+            )
+        elif args.command == "synth":
+            family = args.family or (
+                "xcup" if json.loads((tree / "plan.json").read_text())["board"]["family"] == "xczu" else "xc7"
+            )
+            jobs.append((flow.synth_kernel, (tree, t["kernel"], family), {}))
+        else:
+            jobs.append((flow.lint_kernel, (tree, t["kernel"]), {}))
+    for line in skipped:
+        print(f"skipped {line}")
+    results = flow.run_jobs(jobs, args.jobs or None)
+    bad = 0
+    for r in results:
+        status = r["status"]
+        bad += status != "pass"
+        extra = ""
+        if r["step"] == "rtl_sim" and r.get("cycles") is not None:
+            extra = f"  {r['vectors']} vectors, {r['cycles']:,} cycles (estimate {r['estimate_cycles']:,})"
+        elif r["step"] == "yosys":
+            extra = f"  {r['lut']:,} LUT  {r['ff']:,} FF  {r['dsp']} DSP  {r['bram18']} BRAM18"
+        elif r["step"] == "lint" and r.get("detail"):
+            extra = "\n    " + "\n    ".join(r["detail"])
+        print(f"{r['step']} {r['kernel']}: {status.upper()}{extra}")
+        if status != "pass" and r["step"] != "lint" and r.get("detail"):
+            print("    " + str(r["detail"])[-3000:].replace("\n", "\n    "))
+    if (tree / "report.html").exists():
+        regenerate(tree, force=False)
+    return 1 if bad else 0
+
+
+def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.report.html import regenerate
+    from partition.sim.cosim import cosim
+
+    tree = Path(args.dir)
+    r = cosim(tree, args=app_args or None, waves=args.waves)
+    line = f"cosim {', '.join(r['kernels'])}: {r['status'].upper()}"
+    if r["on_cpu"]:
+        line += f" (on the CPU, no built-in RTL: {', '.join(r['on_cpu'])})"
+    print(line)
+    calls = r["run_app"].get("tasks", {}) if isinstance(r["run_app"], dict) else {}
+    for task, st in sorted(calls.items()):
+        if isinstance(st, dict):
+            print(f"  {task}: {st.get('calls', 0)} call(s) simulated, {st.get('fallbacks', 0)} on the CPU")
+    print(f"  app output {'equals' if r['output_matches_cpu_run'] else 'DIFFERS FROM'} the plain CPU run")
+    if r.get("detail"):
+        print("  " + r["detail"].replace("\n", "\n  "))
+    if (tree / "report.html").exists():
+        regenerate(tree, force=False)
+    return 0 if r["status"] == "pass" else 1
+
+
 def cmd_boards(args: argparse.Namespace) -> int:
     from partition.boards import list_boards
 
@@ -318,6 +430,10 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_report(args)
         if args.command == "boards":
             return cmd_boards(args)
+        if args.command in ("sim", "synth", "lint"):
+            return cmd_verify(args)
+        if args.command == "cosim":
+            return cmd_cosim(args, app_args)
     except PartitionError as e:
         print(f"partition: error: {e.message}", file=sys.stderr)
         return e.exit_code

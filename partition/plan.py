@@ -19,6 +19,7 @@ from partition.estimate import estimate_kernel
 from partition.estimate.model import Estimate
 from partition.frontend import Rejected, translate
 from partition.profile.model import MAIN, Profile
+from partition.rtl.kernel import RtlKernel, RtlUnsupported, generate_rtl
 from partition.solve import costs
 from partition.solve.explain import explain_infeasible, no_kernel_fits
 from partition.solve.ilp import solve
@@ -45,6 +46,7 @@ class Plan:
     kernels: dict[str, ir.Kernel]
     estimates: dict[str, Estimate]
     rejected: dict[str, Rejected]
+    rtl: dict[str, RtlKernel] = field(default_factory=dict)  # FPGA tasks the RTL backend built
 
     @property
     def fpga_tasks(self) -> list[str]:
@@ -115,7 +117,16 @@ def make_plan(profile: Profile, app_dir: Path, board: Board, opts: Options) -> P
     data = _plan_data(
         profile, board, opts, scaling, kernels, rejected, estimates, figures, problem, solution, pins
     )
-    return Plan(data, kernels, estimates, rejected)
+    rtl: dict[str, RtlKernel] = {}
+    for t in data["tasks"]:
+        if t["placement"] != "fpga":
+            continue
+        try:
+            rtl[t["name"]] = generate_rtl(kernels[t["name"]], board)
+            t["rtl"] = {"status": "built", "top": rtl[t["name"]].top}
+        except RtlUnsupported as e:
+            t["rtl"] = {"status": "unsupported", "reason": e.message}
+    return Plan(data, kernels, estimates, rejected, rtl)
 
 
 def _fmt_s(s: float) -> str:
@@ -261,6 +272,8 @@ def _plan_data(
             "part": board.part,
             "family": board.family,
             "pl_mhz": float(board.clocks["pl_mhz"]),
+            "ddr_read_latency_cycles": int(board.interface["ddr_read_latency_cycles"]),
+            "ddr_write_latency_cycles": int(board.interface["ddr_write_latency_cycles"]),
         },
         "objective": opts.objective,
         "max_util": opts.max_util,

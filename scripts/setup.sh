@@ -15,6 +15,7 @@ command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
 command -v ccache >/dev/null || need+=(ccache)
 command -v tclsh >/dev/null || need+=(tcl)
+[[ -f /usr/include/lz4.h ]] || need+=(liblz4-dev)   # Verilator FST waveforms (make sim WAVES=1)
 "$PY" -c "import ensurepip, venv" 2>/dev/null || need+=(python3-venv)
 
 if ((${#need[@]})); then

@@ -246,9 +246,7 @@ def _simulate(g: dict, name: str, sim: str) -> dict:
     else:
         # one C++ file: Verilator's precompiled header of a split model does not survive ccache
         tool = verilator
-        model = verilator.build(
-            sources(g), g["rtl"].top, folder / "build_verilator", build_args=["--output-split", "0"]
-        )
+        model = verilator.build(sources(g), g["rtl"].top, folder / "build_verilator")
     tests = ["test_vectors"] + (["test_control"] if name in CONTROL_TEST else [])
     res = tool.run_test(
         model, TB, run, testcase=tests,

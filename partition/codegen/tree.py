@@ -8,7 +8,7 @@ the board, so the same inputs give byte-identical trees.
 from __future__ import annotations
 
 import shlex
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from partition import ir
 from partition.boards import Board
@@ -23,9 +23,14 @@ from partition.regmap import register_map
 from partition.report import markdown
 from partition.report.html import render_html
 from partition.resources import resource_dir
+from partition.rtl.shells import control_address_bits
+from partition.rtl.vectors import vector_files as rtl_vector_files
 from partition.vectors import kernel_vectors
 
 INCLUDE = "hls/include"
+# the generic cocotb testbench, copied (not imported: planning needs no cocotb)
+KERNEL_TB = Path(__file__).resolve().parents[1] / "sim" / "kernel_tb.py"
+COSIM_TB = Path(__file__).resolve().parents[1] / "sim" / "cosim_tb.py"
 
 
 def build_tree(
@@ -54,6 +59,10 @@ def build_tree(
     for name in fpga:
         k = plan.kernels[name]
         vectors = kernel_vectors(k, profile.functions[name])
+        rtl = plan.rtl.get(name)
+        if rtl is not None:
+            for rel, data in {**rtl.files, **rtl_vector_files(k, vectors)}.items():
+                files[f"rtl/{k.name}/{rel}"] = data
         hls_files = generate_hls(
             k, vectors, part=board.part, clock_mhz=float(board.clocks["pl_mhz"]), include_rel="../include"
         )
@@ -65,8 +74,21 @@ def build_tree(
                 "name": k.name,
                 "csim": shlex.join(csim_command(k.name, "../include")),
                 "vectors": len(vectors),
+                "rtl": rtl is not None,
             }
         )
+    if plan.rtl:
+        files["tests/kernel_tb.py"] = KERNEL_TB.read_bytes()
+        files["tests/cosim_tb.py"] = COSIM_TB.read_bytes()
+        files["rtl/cosim_top.v"] = render(
+            "rtl/cosim_top.v.j2",
+            app=plan.data["app"],
+            kernels=[
+                {"name": plan.kernels[t].name, "ctrl_aw": control_address_bits(plan.rtl[t].regmap)}
+                for t in fpga
+                if t in plan.rtl
+            ],
+        ).encode()
     if fpga:
         fpga_kernels = [plan.kernels[t] for t in fpga]
         host_files = generate_host(
@@ -77,7 +99,14 @@ def build_tree(
         files.update(
             generate_vivado(
                 plan.data["app"],
-                [VivadoKernel(k.name, register_map(k), []) for k in fpga_kernels],
+                [
+                    VivadoKernel(
+                        k.name,
+                        register_map(k),
+                        [f"rtl/{k.name}/{src}" for src in plan.rtl[t].sources] if t in plan.rtl else [],
+                    )
+                    for t, k in zip(fpga, fpga_kernels)
+                ],
                 board,
             )
         )

@@ -25,7 +25,6 @@ Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be b
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import math
@@ -142,7 +141,7 @@ class _Builder:
         self.rec = Recorder(kernel)
         self.sched = schedule_kernel(kernel, board.family, board.pl_mhz, bus_bits=BUS_BITS, emitter=self.rec)
         self.rmap = register_map(kernel)
-        self.ctrl_map = _byte_registers(self.rmap)
+        self.ctrl_map = self.rmap
         self.rams: dict[str, RamInfo] = self.sched.rams
         self.net = Netlist(kernel, self.rams)
         self.net.active = self.active
@@ -831,14 +830,6 @@ def _resolve_engine(e: dict, resolve, loads, stores) -> dict:
     out["loads"] = [{k: resolve(v) for k, v in x.items()} for x in e["loads"]]
     out["stores"] = [{k: resolve(v) if isinstance(v, str) else v for k, v in x.items()} for x in e["stores"]]
     return out
-
-
-def _byte_registers(rmap: RegisterMap) -> RegisterMap:
-    """The map the control slave is rendered from: a bool register (1 bit in the map, as
-    Vitis declares it) is held in a byte, of which the kernel uses `!= 0` (the control
-    shell stores whole byte lanes). Offsets are unchanged."""
-    regs = tuple(dataclasses.replace(r, bits=max(8, r.bits)) for r in rmap.registers)
-    return RegisterMap(rmap.kernel, regs)
 
 
 def _regmap_header(rmap: RegisterMap) -> str:

@@ -115,8 +115,10 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
     strb_lanes = {0}
     for r in regmap.registers:
         _check_ident("argument", r.name)
-        if r.bits % 8:
-            raise PartitionError(f"register {r.name!r}: {r.bits} bits is not a whole number of bytes")
+        if r.bits % 8 and r.bits > 8:
+            raise PartitionError(
+                f"register {r.name!r}: {r.bits} bits is neither a whole number of bytes nor 1 bit"
+            )
         reg = "int_ap_return" if r.kind == "return" else f"int_{r.name}"
         offsets = []
         for i in range(r.words):
@@ -133,11 +135,14 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
             )
             if r.kind == "return":
                 continue
-            for lane in range(min(4, (r.bits - 32 * i) // 8)):
+            # a register narrower than a byte (a bool: 1 bit, as Vitis declares it) keeps
+            # only its low bits of byte lane 0
+            for lane in range(max(1, min(4, (r.bits - 32 * i) // 8))):
                 lo = 32 * i + 8 * lane
-                lanes.append({"reg": reg, "const": const, "strb": lane, "lo": lo, "hi": lo + 7})
+                width = min(8, r.bits - lo)
+                lanes.append({"reg": reg, "const": const, "strb": lane, "lo": lo, "hi": lo + width - 1})
                 strb_lanes.add(lane)
-                wdata_bits.update(range(8 * lane, 8 * lane + 8))
+                wdata_bits.update(range(8 * lane, 8 * lane + width))
         where = ", ".join(f"0x{o:02X}" for o in offsets)
         label = f"{r.name}: {r.kind} ({r.dtype}), {r.bits} bits at {where}"
         label += f"; 0x{r.offset + 4 * r.words:02X} reserved"

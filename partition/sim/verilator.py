@@ -186,7 +186,9 @@ def build(
             raise PartitionError(f"{s}: Verilog source not found")
     build_dir = Path(build_dir).resolve()
     params = dict(parameters or {})
-    args = list(build_args) + (["--trace-fst"] if waves and wave_format == "fst" else [])
+    # one C++ file for the model: with ccache, Verilator's split files and their precompiled
+    # header break ("Vtop__pch.h.fast not found")
+    args = ["--output-split", "0", *build_args] + (["--trace-fst"] if waves and wave_format == "fst" else [])
     key = _build_key(srcs, top, params, args, waves, timescale)
     stamp = build_dir / _STAMP
     exe = build_dir / top
