@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_fidelity, bench_pipeline, bench_solve
+from benchmarks import bench_baselines, bench_fidelity, bench_pipeline, bench_solve
 
 
 def main() -> int:
     rc = 0
     for name, fn in (
         ("solve", bench_solve.main),
+        ("baselines", bench_baselines.main),
         ("pipeline", bench_pipeline.main),
         ("fidelity", bench_fidelity.main),
     ):

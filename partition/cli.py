@@ -24,6 +24,10 @@ examples:
   make -C build/fir_pipeline csim
   partition profile app.py -- --frames 10      # arguments after -- go to the app
   partition plan app.py --board pynq-z2 --profile app.profile.json --out build/app2
+  partition plan app.py --board pynq-z2 --objective makespan --top-k 3
+  partition plan app.py --board all --sweep max-util=0.5:0.9:0.1   # Pareto table
+  partition plan app.py --board pynq-z2 --calibrate build/app      # re-plan with measured figures
+  partition explain app.py fir_q15 --board pynq-z2
   partition report build/fir_pipeline               # refresh report.html after make sim
   partition boards
 """
@@ -75,13 +79,18 @@ def build_parser() -> argparse.ArgumentParser:
         "plan",
         help="profile (or load a profile), partition, and write the build tree",
         description="Profile APP (or reuse --profile), translate every function it can into a kernel, "
-        "estimate each kernel on the board, choose the CPU/FPGA split with an ILP, and write the build "
-        "tree (plan.json, profile.json, graph.json/.dot, report.md, Makefile, hls/<task>/).",
+        "estimate each kernel's implementation variants on the board, choose the CPU/FPGA split and each "
+        "kernel's variant with an ILP for the chosen objective, and write the build tree (plan.json, "
+        "profile.json, graph.json/.dot, report.md, report.html, Makefile, hls/<task>/, rtl/<task>/, ...).",
         usage="partition plan APP --board B [--out DIR] [options] [-- ARGS...]",
     )
     pl.add_argument("app", metavar="APP", help="the Python application (a .py file)")
     pl.add_argument(
-        "--board", required=True, metavar="B", help="board name (see `partition boards`) or a board TOML file"
+        "--board",
+        required=True,
+        metavar="B",
+        help="board name (see `partition boards`) or a board TOML file; `all`: plan for every known board, "
+        "tabulate them (Pareto table) and write the tree for the one with the best predicted time",
     )
     pl.add_argument(
         "--board-overrides",
@@ -90,39 +99,19 @@ def build_parser() -> argparse.ArgumentParser:
         "B.measured.toml); its values replace the board file's and are reported as measured",
     )
     pl.add_argument("--out", metavar="DIR", help="build tree folder (default: build/APP_STEM)")
+    _solver_options(pl)
     pl.add_argument(
-        "--objective",
-        default="latency",
-        choices=["latency"],
-        help="what to minimise (default: latency, one run with blocking calls)",
+        "--top-k",
+        type=int,
+        default=1,
+        metavar="K",
+        help="also find the K-1 next-best distinct partitions (no-good cuts) and report their predicted times",
     )
     pl.add_argument(
-        "--max-util",
-        type=float,
-        default=0.8,
-        metavar="F",
-        help="fraction of each FPGA resource the plan may use, shell included (default 0.8)",
-    )
-    pl.add_argument(
-        "--pin-cpu", action="append", default=[], metavar="F", help="keep function F on the CPU (repeatable)"
-    )
-    pl.add_argument(
-        "--pin-fpga",
-        action="append",
-        default=[],
-        metavar="F",
-        help="put function F on the FPGA (repeatable; an error if it cannot be translated)",
-    )
-    pl.add_argument(
-        "--profile",
-        metavar="PROFILE.json",
-        help="reuse a saved profile (made earlier, or on the board) instead of running the app",
-    )
-    pl.add_argument(
-        "--solver",
-        default="cbc",
-        choices=["cbc", "highs"],
-        help="ILP solver (default cbc, bundled with PuLP)",
+        "--sweep",
+        metavar="max-util=A:B:STEP",
+        help="re-solve over utilisation caps (e.g. max-util=0.5:0.9:0.1) and add a Pareto table of "
+        "predicted time against LUT/DSP/BRAM use to plan.json and the reports",
     )
     pl.add_argument(
         "--samples",
@@ -141,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="record the solve time in plan.json (the tree is then not reproducible)",
     )
+    pl.add_argument(
+        "--calibrate",
+        metavar="DIR",
+        help="replace estimates by measured figures found in DIR (normally the build tree): Vitis HLS "
+        "csynth reports (<kernel>_csynth.xml) and the built-in RTL's results/<kernel>/rtl_sim.json and "
+        "yosys.json; the reports mark which figures are measured",
+    )
     pl.add_argument("--quiet", action="store_true", help="print only errors")
     pl.add_argument(
         "--json",
@@ -148,6 +144,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the plan and a summary as one JSON document on stdout (schema: "
         "partition/schemas/plan-output.schema.json) and nothing else there",
     )
+
+    ex = sub.add_parser(
+        "explain",
+        help="say why a function went where it went (CPU time, FPGA estimate per variant, transfers, limits)",
+        description="Plan APP as `partition plan` would (nothing is written) and explain the placement of "
+        "function FUNC: its CPU time, the FPGA estimate of each implementation variant with what limits "
+        "it (II, budget), the transfers it causes or saves, and the reason the solver gives.",
+        usage="partition explain APP FUNC --board B [--profile PROFILE.json] [plan options] [-- ARGS...]",
+    )
+    ex.add_argument("app", metavar="APP", help="the Python application (a .py file)")
+    ex.add_argument("func", metavar="FUNC", help="a function of the app (as named in the profile)")
+    ex.add_argument(
+        "--board", default="pynq-z2", metavar="B", help="board name or TOML file (default pynq-z2)"
+    )
+    ex.add_argument("--board-overrides", metavar="FILE.toml", help="measured board figures (see plan)")
+    ex.add_argument(
+        "--profile", metavar="PROFILE.json", help="reuse a saved profile instead of running the app"
+    )
+    ex.add_argument(
+        "--samples", type=int, default=3, metavar="N", help="calls recorded per function (default 3)"
+    )
+    _solver_options(ex)
+    ex.add_argument("--calibrate", metavar="DIR", help="measured figures, as for plan")
+    ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
 
     rp = sub.add_parser(
         "report",
@@ -184,6 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--simulator", default="verilator", choices=["verilator", "icarus"], help="default verilator"
             )
+            sp.add_argument(
+                "--timeout-cycles",
+                type=int,
+                default=5_000_000,
+                metavar="N",
+                help="fail a call that has not signalled ap_done after N cycles (default 5,000,000)",
+            )
         if name == "synth":
             sp.add_argument(
                 "--family",
@@ -209,6 +236,66 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the boards partition knows, with their FPGA resources.",
     )
     return p
+
+
+def _solver_options(p: argparse.ArgumentParser) -> None:
+    """The options `plan` and `explain` share: objective, budgets, pins, solver."""
+    p.add_argument(
+        "--objective",
+        default="latency",
+        choices=["latency", "makespan", "throughput"],
+        help="what to minimise: latency (one run, blocking calls; default), makespan (one run, CPU and "
+        "FPGA overlap where the task graph allows), throughput (period of a loop over frames in "
+        "steady state)",
+    )
+    p.add_argument(
+        "--cores",
+        type=int,
+        default=None,
+        metavar="N",
+        help="CPU cores for makespan/throughput, 1 or 2 (default: the board's, at most 2)",
+    )
+    p.add_argument(
+        "--max-util",
+        type=float,
+        default=0.8,
+        metavar="F",
+        help="fraction of each FPGA resource the plan may use, shell included (default 0.8)",
+    )
+    p.add_argument(
+        "--pin-cpu", action="append", default=[], metavar="F", help="keep function F on the CPU (repeatable)"
+    )
+    p.add_argument(
+        "--pin-fpga",
+        action="append",
+        default=[],
+        metavar="F",
+        help="put function F on the FPGA (repeatable; an error if it cannot be translated)",
+    )
+    if "--profile" not in p._option_string_actions:
+        p.add_argument(
+            "--profile",
+            metavar="PROFILE.json",
+            help="reuse a saved profile (made earlier, or on the board) instead of running the app",
+        )
+    p.add_argument(
+        "--solver",
+        default="cbc",
+        choices=["cbc", "highs"],
+        help="ILP solver (default cbc, bundled with PuLP; highs needs highspy)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop each solve after S seconds and report the gap to the best bound",
+    )
+    p.add_argument(
+        "--no-variants",
+        action="store_true",
+        help="estimate only the base implementation of each kernel (no unroll/pipeline variants)",
+    )
 
 
 def _app_path(app: str) -> Path:
@@ -245,43 +332,120 @@ def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
     return 0
 
 
-def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.boards import load_board
-    from partition.codegen.tree import build_tree
-    from partition.fsutil import check_user_changes, write_tree
-    from partition.plan import Options, make_plan
+def _load_profile_or_run(args: argparse.Namespace, app: Path, app_args: list[str]):
     from partition.profile import run_profile
     from partition.profile.model import load_profile
+    from partition.report import progress
+
+    if args.profile:
+        prof = load_profile(Path(args.profile))
+        if Path(prof.app).name != app.name:
+            raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
+        return prof
+    if args.samples < 0:
+        raise PartitionError(f"--samples {args.samples}: give 0 or more")
+    with progress.step(f"profiling {app.name}"):
+        return run_profile(app, app_args, samples=args.samples, echo=False)
+
+
+def _options(args: argparse.Namespace):
+    from partition.plan import Options
+
+    return Options(
+        objective=args.objective,
+        max_util=args.max_util,
+        pin_cpu=args.pin_cpu,
+        pin_fpga=args.pin_fpga,
+        solver=args.solver,
+        timings=getattr(args, "timings", False),
+        cores=args.cores,
+        time_limit_s=args.time_limit,
+        top_k=getattr(args, "top_k", 1),
+        variants=not args.no_variants,
+        calibrate=Path(args.calibrate) if args.calibrate else None,
+    )
+
+
+def _boards(args: argparse.Namespace) -> list:
+    """The boards to plan for: the one named, or every known one for `--board all`."""
+    from partition.boards import list_boards, load_board
+
+    overrides = Path(args.board_overrides) if args.board_overrides else None
+    if args.board == "all":
+        if overrides is not None:
+            raise PartitionError("--board-overrides measures one board; name it instead of --board all")
+        return list_boards()
+    return [load_board(args.board, overrides=overrides)]
+
+
+def _planned(args: argparse.Namespace, app: Path, prof, opts):
+    """(plan, board) for the board(s) asked for; with --sweep or --board all, the plan has a sweep table."""
+    from partition.plan import make_plan, parse_sweep, prepare, sweep, translate_all
+
+    boards = _boards(args)
+    utils = parse_sweep(args.sweep)["max_util"] if getattr(args, "sweep", None) else [opts.max_util]
+    if len(boards) == 1 and not getattr(args, "sweep", None):
+        return make_plan(prof, app.parent, boards[0], opts), boards[0]
+    translated = translate_all(prof, app.parent)
+    preps = []
+    failed = []
+    for b in boards:
+        try:
+            preps.append(prepare(prof, app.parent, b, opts, translated))
+        except PartitionError as e:
+            if len(boards) == 1:
+                raise
+            failed.append((b.name, e.message))
+    table = sweep(preps, utils, opts)
+    for name, why in failed:
+        for u in utils:
+            table["rows"].append(
+                {
+                    "params": {"board": name, "max_util": u},
+                    "plan_s": None,
+                    "speedup": None,
+                    "fpga": [],
+                    "status": f"no plan: {why}",
+                    "pareto": False,
+                }
+            )
+    best = preps[0] if preps else None
+    if len(preps) > 1:
+        scored = [
+            (r["plan_s"], i)
+            for i, p in enumerate(preps)
+            for r in table["rows"]
+            if r["params"]["board"] == p.board.name
+            and r["params"]["max_util"] == opts.max_util
+            and r["plan_s"]
+        ]
+        if scored:
+            best = preps[min(scored)[1]]
+    if best is None:
+        raise PartitionError("no board could be planned: " + "; ".join(f"{n}: {w}" for n, w in failed))
+    plan = make_plan(prof, app.parent, best.board, opts, prepared=best)
+    plan.data["sweep"] = table
+    return plan, best.board
+
+
+def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.codegen.tree import build_tree
+    from partition.fsutil import check_user_changes, write_tree
     from partition.report import progress, summary
     from partition.report.jsonout import plan_output
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
-    overrides = Path(args.board_overrides) if args.board_overrides else None
-    board = load_board(args.board, overrides=overrides)
+    opts = _options(args)
+    _boards(args)  # a bad board name fails before profiling
     check_user_changes(out, args.force)
     with progress.use(progress.Reporter(quiet=args.quiet)):
         t0 = time.perf_counter()
-        if args.profile:
-            prof = load_profile(Path(args.profile))
-            if Path(prof.app).name != app.name:
-                raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
-        else:
-            if args.samples < 0:
-                raise PartitionError(f"--samples {args.samples}: give 0 or more")
-            with progress.step(f"profiling {app.name}"):
-                prof = run_profile(app, app_args, samples=args.samples, echo=False)
+        prof = _load_profile_or_run(args, app, app_args)
         t1 = time.perf_counter()
-        opts = Options(
-            objective=args.objective,
-            max_util=args.max_util,
-            pin_cpu=args.pin_cpu,
-            pin_fpga=args.pin_fpga,
-            solver=args.solver,
-            timings=args.timings,
-        )
-        with progress.step(f"planning: translate, estimate, solve ({args.solver})"):
-            plan = make_plan(prof, app.parent, board, opts)
+        what = args.solver if opts.objective == "latency" else f"{opts.objective}, {args.solver}"
+        with progress.step(f"planning: translate, estimate, solve ({what})"):
+            plan, board = _planned(args, app, prof, opts)
         with progress.step(f"generating the build tree {out}"):
             files, executable = build_tree(plan, prof, board, app.read_bytes())
             write_tree(out, files, executable)
@@ -302,6 +466,30 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
                 took += f"; profiler overhead {prof.overhead:.2f}× on the app's run"
             took += ")"
         print(took)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.boards import load_board
+    from partition.plan import explain_task, make_plan
+    from partition.report import progress
+    from partition.report.terminal import explain_text
+
+    app = _app_path(args.app)
+    opts = _options(args)
+    overrides = Path(args.board_overrides) if args.board_overrides else None
+    board = load_board(args.board, overrides=overrides)
+    with progress.use(progress.Reporter(quiet=True)):
+        prof = _load_profile_or_run(args, app, app_args)
+    if args.func not in prof.functions:
+        known = ", ".join(sorted(prof.functions)) or "(none)"
+        raise PartitionError(f"{args.func}: no such function in the profile of {app.name}; known: {known}")
+    plan = make_plan(prof, app.parent, board, opts)
+    info = explain_task(plan, args.func)
+    if args.json:
+        sys.stdout.write(json.dumps(info, indent=1, sort_keys=True, allow_nan=False) + "\n")
+    else:
+        print(explain_text(info, plan.data))
     return 0
 
 
@@ -332,7 +520,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             continue
         if args.command == "sim":
             jobs.append(
-                (flow.sim_kernel, (tree, t["kernel"]), {"simulator": args.simulator, "waves": args.waves})
+                (
+                    flow.sim_kernel,
+                    (tree, t["kernel"]),
+                    {"simulator": args.simulator, "waves": args.waves, "timeout_cycles": args.timeout_cycles},
+                ),
             )
         elif args.command == "synth":
             family = args.family or (
@@ -358,6 +550,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{r['step']} {r['kernel']}: {status.upper()}{extra}")
         if status != "pass" and r["step"] != "lint" and r.get("detail"):
             print("    " + str(r["detail"])[-3000:].replace("\n", "\n    "))
+    if args.command == "sim" and (junit := flow.write_junit(tree)):
+        print(f"JUnit: {junit}")
     if (tree / "report.html").exists():
         regenerate(tree, force=False)
     return 1 if bad else 0
@@ -365,6 +559,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.report.html import regenerate
+    from partition.sim import flow
     from partition.sim.cosim import cosim
 
     tree = Path(args.dir)
@@ -380,6 +575,8 @@ def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
     print(f"  app output {'equals' if r['output_matches_cpu_run'] else 'DIFFERS FROM'} the plain CPU run")
     if r.get("detail"):
         print("  " + r["detail"].replace("\n", "\n  "))
+    if junit := flow.write_junit(tree):
+        print(f"JUnit: {junit}")
     if (tree / "report.html").exists():
         regenerate(tree, force=False)
     return 0 if r["status"] == "pass" else 1
@@ -426,6 +623,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_profile(args, app_args)
         if args.command == "plan":
             return cmd_plan(args, app_args)
+        if args.command == "explain":
+            return cmd_explain(args, app_args)
         if args.command == "report":
             return cmd_report(args)
         if args.command == "boards":

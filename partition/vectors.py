@@ -65,6 +65,13 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
             except ValueError:
                 return None
             a = np.asarray(v)
+            if p.pytype in ("list", "list_np") and a.shape == p.shape and a.dtype.kind in "biuf":
+                # a returned list holds Python numbers (numpy makes int64/float64 of them):
+                # its values must be exactly those of the kernel's element type
+                with np.errstate(all="ignore"):
+                    conv = a.astype(p.dtype.np)
+                if np.array_equal(conv, a, equal_nan=a.dtype.kind == "f"):
+                    a = conv
             if a.shape != p.shape or a.dtype != p.dtype.np:
                 return None
             outputs[p.name] = np.ascontiguousarray(a)

@@ -86,3 +86,34 @@ def test_every_example_cosim_matches_the_cpu(verilator_env, example_builds, exam
     assert set(r["run_app"]["tasks"]) == fpga
     for task, st in r["run_app"]["tasks"].items():
         assert st["calls"] >= 1 and st["fallbacks"] == 0, (task, st)
+
+
+def test_make_sim_with_waves_writes_fst_and_junit(verilator_env, small_tree):
+    """`make sim WAVES=1` in the build tree: FST waveforms per kernel and one JUnit file."""
+    from xml.etree import ElementTree
+
+    exe = Path(sys.executable).parent / "partition"
+    proc = subprocess.run(
+        ["make", "-C", str(small_tree), "sim", "WAVES=1", f"PARTITION={exe}"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    waves = sorted((small_tree / "results" / "scale_add" / "rtl_sim").glob("*.fst"))
+    assert waves and waves[0].stat().st_size > 1000
+    assert waves[0].read_bytes()[:1] == b"\x00"  # an FST header block starts with type 0
+    junit = ElementTree.parse(small_tree / "results" / "junit.xml").getroot()
+    suites = {s.get("name"): s for s in junit.iter("testsuite")}
+    assert "scale_add" in suites
+    cases = [c.get("name") for c in suites["scale_add"].iter("testcase")]
+    assert sorted(cases) == ["test_control", "test_vectors"]
+    assert not any(c.find("failure") is not None for c in suites["scale_add"].iter("testcase"))
+
+
+def test_sim_timeout_is_reported(verilator_env, small_tree):
+    proc = subprocess.run(
+        [sys.executable, "-m", "partition", "sim", str(small_tree), "--timeout-cycles", "50"],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "rtl_sim scale_add: FAIL" in proc.stdout
+    assert "ap_done not seen within 50 cycles" in proc.stdout

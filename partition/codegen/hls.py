@@ -134,12 +134,17 @@ def generate_hls(
     part: str,
     clock_mhz: float,
     include_rel: str = "../include",
+    directives: dict[str, Any] | None = None,
 ) -> dict[str, bytes]:
     """All files of hls/<task>/ (paths relative to that folder) for `kernel`.
 
     `vectors` become the testbench's vectors/ (at least one). `part` and
     `clock_mhz` go into run_hls.tcl; `include_rel` is the folder holding
-    partition_ops.h, relative to the task folder.
+    partition_ops.h, relative to the task folder. `directives` are the chosen
+    implementation variant's (partition.estimate.variants.Directives.to_json:
+    "sequential" loop labels get PIPELINE off, "unroll" {label: factor} an
+    UNROLL factor, "partition" {array: factor} a cyclic ARRAY_PARTITION of the
+    array's local buffer); None is the base variant.
     """
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", part or ""):
         raise PartitionError(f"HLS part {part!r} is not a Xilinx part name (e.g. xc7z020clg400-1)")
@@ -150,7 +155,7 @@ def generate_hls(
     if not vectors:
         raise PartitionError(f"kernel {kernel.name}: no test vectors for the C-simulation testbench")
 
-    view = _KernelView(kernel)
+    view = _KernelView(kernel, directives)
     ctx = view.context()
     ctx.update(
         part=part,
@@ -250,8 +255,12 @@ def _breaks_out(body: list[ir.Stmt]) -> bool:
 class _KernelView:
     """The kernel prepared for the templates: names, buffers, statements as dicts."""
 
-    def __init__(self, kernel: ir.Kernel):
+    def __init__(self, kernel: ir.Kernel, directives: dict[str, Any] | None = None):
         self.k = kernel
+        d = directives or {}
+        self.sequential = set(d.get("sequential", ()))
+        self.unroll = {str(k): int(v) for k, v in d.get("unroll", {}).items()}
+        self.partition = {str(k): int(v) for k, v in d.get("partition", {}).items()}
         src = kernel.source_file
         if src and PurePath(src).is_absolute():
             src = PurePath(src).name
@@ -571,10 +580,13 @@ class _KernelView:
         ]
 
     def _loop_pragmas(self, s: ir.For) -> list[str]:
-        """Innermost loops are pipelined; a trip count where bounds vary or a break can leave early."""
+        """Innermost loops are pipelined (or not, or unrolled, per the variant); a trip count where
+        bounds vary or a break can leave early."""
         pragmas = []
         if not _has_loop(s.body):
-            pragmas.append("PIPELINE")
+            pragmas.append("PIPELINE off" if s.label in self.sequential else "PIPELINE")
+            if s.label in self.unroll:
+                pragmas.append(f"UNROLL factor={self.unroll[s.label]}")
         if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)) or _breaks_out(s.body):
             pragmas.append(f"LOOP_TRIPCOUNT min=0 max={int(s.trip_max)}")
         return pragmas
@@ -672,6 +684,11 @@ class _KernelView:
             "scalar_params": [p for p in params if p["kind"] == "scalar"],
             "loop_index": loop_index,
             "locals": local_arrays,
+            "partitions": [
+                {"variable": self.buffers.get(a, a), "factor": f}
+                for a, f in sorted(self.partition.items())
+                if a in self.buffers or any(x["name"] == a for x in local_arrays)
+            ],
             "scalars": scalars,
             "body": self.body,
             "ret": ret,

@@ -64,7 +64,12 @@ def build_tree(
             for rel, data in {**rtl.files, **rtl_vector_files(k, vectors)}.items():
                 files[f"rtl/{k.name}/{rel}"] = data
         hls_files = generate_hls(
-            k, vectors, part=board.part, clock_mhz=float(board.clocks["pl_mhz"]), include_rel="../include"
+            k,
+            vectors,
+            part=board.part,
+            clock_mhz=float(board.clocks["pl_mhz"]),
+            include_rel="../include",
+            directives=plan.directives(name),
         )
         for rel, data in hls_files.items():
             files[f"hls/{k.name}/{rel}"] = data

@@ -100,10 +100,21 @@ def _add(acc: dict[str, int], **vals: int) -> None:
         acc[k] = acc.get(k, 0) + int(v)
 
 
-def estimate_kernel(kernel: ir.Kernel, board: Board) -> Estimate:
-    """Model estimate of one call of `kernel` on `board` (variant "base")."""
+def estimate_kernel(
+    kernel: ir.Kernel,
+    board: Board,
+    *,
+    array_ports: dict[str, int] | None = None,
+    sequential: frozenset[str] = frozenset(),
+) -> Estimate:
+    """Model estimate of one call of `kernel` on `board` (variant "base").
+
+    `array_ports`/`sequential` are the schedule's variant knobs (`schedule_kernel`'s
+    `ports`/`sequential`); partition.estimate.variants sets them and names the variant."""
     bus_bits = int(board.interface["kernel_axi_bits"])
-    sched = schedule_kernel(kernel, board.family, board.pl_mhz, bus_bits=bus_bits)
+    sched = schedule_kernel(
+        kernel, board.family, board.pl_mhz, bus_bits=bus_bits, ports=array_ports, sequential=sequential
+    )
     notes = list(sched.notes)
 
     # ---- cycles
@@ -170,7 +181,8 @@ def estimate_kernel(kernel: ir.Kernel, board: Board) -> Estimate:
     rams = {}
     buffer_ports = []
     for name, ram in sched.rams.items():
-        _add(ram_res, lut=ram.cost.lut, bram18=ram.cost.bram18)
+        ports = min(2, max(1, ram.sites))
+        _add(ram_res, lut=ram.cost.lut + tables.bram_mux_luts(ram.cost, ports, ports), bram18=ram.cost.bram18)
         if ram.sites > 2:
             mux += 2 * tables.mux_luts(_abits(ram.depth) + ram.width, math.ceil(ram.sites / 2))
         if ram.kind == "buffer":
@@ -219,7 +231,7 @@ def estimate_kernel(kernel: ir.Kernel, board: Board) -> Estimate:
             "fsm": tables.FSM_SOURCE,
             "pipeline_control": PIPELINE_CONTROL_SOURCE,
             "muxes": tables.MUX_SOURCE,
-            "rams": f"{tables.BRAM18_SOURCE}; {tables.LUTRAM_SOURCE}",
+            "rams": f"{tables.BRAM18_SOURCE}; {tables.LUTRAM_SOURCE}; {tables.BRAM_MUX_SOURCE}",
             "shell": tables.SHELL_SOURCE,
             "clock": tables.CLOCK_UNCERTAINTY_SOURCE,
         },

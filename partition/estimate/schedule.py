@@ -57,6 +57,7 @@ TRANSFER_SETUP_CYCLES = 1  # per array transfer: latch base address and length
 COMPUTE_ENTER_CYCLES = 1  # last load phase (or start) -> compute
 DONE_CYCLES = 1  # the state asserting ap_done / ap_ready / interrupt
 MAX_BURST_BEATS = 256  # AXI4 INCR burst limit
+RAM_PORTS = 2  # every RAM is true dual-port (a cyclic-partitioned array: 2 per bank)
 BURST_BOUNDARY = 4096  # AXI bursts never cross a 4 KB boundary
 BUFFER_ALIGNMENT = 4096  # pynq.allocate returns page-aligned CMA buffers
 
@@ -242,9 +243,20 @@ class _Access:
 class _Ctx:
     """Per-kernel context: tables for the family/clock, arrays, types."""
 
-    def __init__(self, kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int, emitter=None):
+    def __init__(
+        self,
+        kernel: ir.Kernel,
+        family: str,
+        clock_mhz: float,
+        bus_bits: int,
+        emitter=None,
+        ports: dict[str, int] | None = None,
+        sequential: frozenset[str] = frozenset(),
+    ):
         self.kernel = kernel
         self.emitter = emitter
+        self.array_ports = dict(ports or {})  # array -> RAM ports (default RAM_PORTS)
+        self.sequential = sequential  # labels of innermost loops that are not pipelined
         self.family = family
         self.clock = clock_mhz
         self.budget = tables.budget_ns(clock_mhz)
@@ -266,9 +278,28 @@ class _Ctx:
                 self.var_types.setdefault(s.var, s.value.dtype)
         self.chain_ff = 0
         self.writers: dict[str, int] = defaultdict(int)
+        self.narrow = _narrow_vars(kernel, self.var_types)
+        # element lanes of a packed buffer word the compute phase reads (None: any lane)
+        self.lanes: dict[str, set[int] | None] = {}
+
+    def read_lanes(self, array: str, index: tuple[ir.Expr, ...]) -> None:
+        """Record which element lanes of its packed word a load of `array` can select: a
+        flat index whose every variable term is a multiple of the elements per word always
+        lands in the same lane, whatever the variables' values."""
+        ram = self.rams[array]
+        if ram.kind != "buffer" or ram.per_word == 1 or (array in self.lanes and self.lanes[array] is None):
+            return
+        aff = _flat_affine(index, self.kernel.array_shape(array), None)
+        if aff is None or any(c % ram.per_word for _n, c in aff[2]):
+            self.lanes[array] = None
+        else:
+            self.lanes.setdefault(array, set()).add(aff[1] % ram.per_word)
 
     def _stored(self, name: str) -> bool:
         return any(isinstance(s, ir.Store) and s.array == name for s in ir.walk_stmts(self.kernel.body))
+
+    def port_count(self, array: str) -> int:
+        return self.array_ports.get(array, RAM_PORTS)
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -442,7 +473,7 @@ class _Region:
     def _reserve_port(self, array: str, cycle: int) -> int:
         while True:
             slot = cycle % self.ii if self.ii else cycle
-            if self.ports[(array, slot)] < 2:
+            if self.ports[(array, slot)] < self.ctx.port_count(array):
                 self.ports[(array, slot)] += 1
                 return cycle
             cycle += 1
@@ -590,7 +621,12 @@ class _Region:
                 if isinstance(x, ir.Const) and not isinstance(x.value, bool):
                     const = int(x.value)
             return "mul", tables.mul_cost(
-                _eff_bits(e.lhs, n), _eff_bits(e.rhs, n), n, fam, ctx.clock, const=const
+                _eff_bits(e.lhs, n, ctx.narrow),
+                _eff_bits(e.rhs, n, ctx.narrow),
+                n,
+                fam,
+                ctx.clock,
+                const=const,
             )
         if e.op in ("floordiv", "mod"):
             const = (
@@ -662,6 +698,7 @@ class _Region:
         aff = _flat_affine(
             e.index, self.ctx.kernel.array_shape(e.array), self.loop.var if self.loop else None
         )
+        self.ctx.read_lanes(e.array, e.index)
         c, _t = self._start(addr)
         c = max(c, self._order_after(e.array, "load", aff))
         c = self._reserve_port(e.array, c)
@@ -802,9 +839,12 @@ def _distinct(a, b) -> bool:
     return a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and a[1] != b[1]
 
 
-def _eff_bits(e: ir.Expr, out_bits: int) -> int:
+def _eff_bits(e: ir.Expr, out_bits: int, narrow: dict[str, int] | None = None) -> int:
     """Significant signed width of a multiplier operand (a cast from a narrower integer
-    keeps the narrow width, plus a sign bit when unsigned; constants their magnitude)."""
+    keeps the narrow width, plus a sign bit when unsigned; constants their magnitude; a
+    variable the width of every value assigned to it)."""
+    if isinstance(e, ir.Var) and narrow and e.name in narrow:
+        return min(out_bits, narrow[e.name])
     if isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, int):
         return min(out_bits, abs(int(e.value)).bit_length() + 1)
     if isinstance(e, ir.Cast) and e.operand.dtype.is_int and e.dtype.is_int:
@@ -918,7 +958,7 @@ class _Scheduler:
             ScheduledOp(s, "cmp", 1, tables.int_cost("cmp", vbits, ctx.family), 0, 0.0, 0, 0.0),
         ]
         ops = bounds.ops + control
-        if not _contains_loop(s.body) and not _jumps(s.body):
+        if not _contains_loop(s.body) and not _jumps(s.body) and label not in ctx.sequential:
             ls = self.pipeline(s, label, path, trip, entries)
             ls.cycles = ((trip - 1) * ls.ii + ls.depth + 1 if trip > 0 else 1) + (entry - 1)
             self.states += 2
@@ -942,7 +982,7 @@ class _Scheduler:
                         counts[x.array] += 1
             if isinstance(st, ir.Store):
                 counts[st.array] += 1
-        mem_ii = max([1] + [math.ceil(n / 2) for n in counts.values()])
+        mem_ii = max([1] + [math.ceil(n / ctx.port_count(a)) for a, n in counts.items()])
         ii = mem_ii
         writers_before = dict(ctx.writers)
         for _ in range(64):
@@ -1021,18 +1061,30 @@ def _jumps(stmts: list[ir.Stmt]) -> bool:
 
 
 def schedule_kernel(
-    kernel: ir.Kernel, family: str, clock_mhz: float, bus_bits: int = 32, emitter: Any = None
+    kernel: ir.Kernel,
+    family: str,
+    clock_mhz: float,
+    bus_bits: int = 32,
+    emitter: Any = None,
+    *,
+    ports: dict[str, int] | None = None,
+    sequential: frozenset[str] = frozenset(),
 ) -> KernelSchedule:
     """The static schedule of `kernel` on a device `family` at `clock_mhz`.
 
-    `emitter` (optional) is told every scheduled value (see the module docstring)."""
+    `emitter` (optional) is told every scheduled value (see the module docstring).
+    Implementation variants (partition.estimate.variants) change two things, the
+    defaults being the base microarchitecture: `ports` gives an array more than
+    RAM_PORTS ports (a cyclic-partitioned array), and the innermost loops labelled
+    in `sequential` run as FSM loops instead of pipelines."""
     tables._check_family(family)
-    ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter)
+    ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter, ports, sequential)
     sch = _Scheduler(ctx)
     body, compute = sch.block(kernel.body, (), 1, "")
     for op in _all_ops(body):
         if op.array is not None:
             ctx.rams[op.array].sites += 1
+    _narrow_read_only_buffers(ctx)
     registers: dict[str, int] = {}
     scalar_params = {p.name for p in kernel.scalar_params}
     for name, dt in sorted(ctx.var_types.items()):
@@ -1056,6 +1108,50 @@ def schedule_kernel(
         pipeline_stages=sch.pipeline_stages,
         notes=list(ctx.notes),
     )
+
+
+def _narrow_vars(kernel: ir.Kernel, var_types: dict[str, DType]) -> dict[str, int]:
+    """Integer variables whose every assignment is narrower than their type (`v =
+    np.int32(x[i])` of an int16 `x`): their significant signed width. Synthesis sees the
+    sign extension and sizes a multiplier by it (yosys `wreduce`, Vivado likewise)."""
+    widths: dict[str, int] = {}
+    loop_vars = set()
+    for s in ir.walk_stmts(kernel.body):
+        if isinstance(s, ir.For):
+            loop_vars.add(s.var)
+        elif isinstance(s, ir.Assign):
+            dt = var_types.get(s.var)
+            if dt is None or not dt.is_int:
+                continue
+            bits = _eff_bits(s.value, _dtype_bits(dt))
+            widths[s.var] = max(widths.get(s.var, 0), bits)
+    params = {p.name for p in kernel.scalar_params}
+    return {
+        v: b
+        for v, b in widths.items()
+        if v not in loop_vars and v not in params and b < _dtype_bits(var_types[v])
+    }
+
+
+def _narrow_read_only_buffers(ctx: _Ctx) -> None:
+    """Cost an input buffer by the lanes of its packed words that compute reads.
+
+    The load engine fills whole bus words, but nothing reads the bits of the lanes the
+    kernel never selects (`a[4 * i]` of int16 reads only lane 0 of each 32-bit word), and
+    synthesis removes storage whose output is unused: yosys `opt_mem` / Vivado trim the
+    RAM's width to the bits read. An array the kernel also stores to is read whole by
+    the write engine and keeps its width."""
+    for p in ctx.kernel.arrays:
+        lanes = ctx.lanes.get(p.name)
+        ram = ctx.rams[p.name]
+        if p.direction != "in" or lanes is None or ram.per_word == 1 or len(lanes) == ram.per_word:
+            continue
+        bits = len(lanes) * ram.elem_bits
+        ram.cost = tables.ram_cost(ram.depth, bits)
+        ctx.note(
+            f"{p.name}: compute reads {len(lanes)} of the {ram.per_word} elements packed in each "
+            f"{ram.width}-bit word; synthesis keeps only those {bits} bits of its buffer"
+        )
 
 
 def _all_ops(stmts: list[StmtSchedule]) -> list[ScheduledOp]:

@@ -767,14 +767,35 @@ class RamCost:
     bram18: int
     lut: int
     source: str
+    depth_blocks: int = 1  # blocks stacked in depth (> 1: a read mux selects among them)
 
 
 def ram_cost(depth: int, width: int) -> RamCost:
     bits = depth * width
     if bits <= LUTRAM_MAX_BITS:
         return RamCost("lutram", depth, width, 0, math.ceil(depth / 64) * width, LUTRAM_SOURCE)
-    count = min(math.ceil(depth / d) * math.ceil(width / w) for d, w in BRAM18_SHAPES)
-    return RamCost("bram18", depth, width, count, 0, BRAM18_SOURCE)
+    count, blocks = min(
+        (math.ceil(depth / d) * math.ceil(width / w), math.ceil(depth / d)) for d, w in BRAM18_SHAPES
+    )
+    return RamCost("bram18", depth, width, count, 0, BRAM18_SOURCE, blocks)
+
+
+BRAM_MUX_SOURCE = (
+    "derived: a RAM deeper than its cheapest block shape is stacked in depth (of the shapes with the "
+    "fewest blocks, the one with the fewest levels); each read port selects its word among the levels "
+    "with a LUT6 4:1 mux tree (the MUXF7/F8 that yosys adds are not LUTs), each write port decodes one "
+    "enable per level; checked against yosys synth_xilinx -family xc7 on the built-in RAM alone, both "
+    "ports used: 9216x32 = 9 levels, 274 LUT (model 210); 9216x16 = 116 LUT (model 114); in a kernel "
+    "synthesized flat, logic of an unused port goes and the model's lower figure fits better"
+)
+
+
+def bram_mux_luts(cost: RamCost, read_ports: int, write_ports: int) -> int:
+    """LUTs that select among the depth levels of a block RAM stacked in depth."""
+    n = cost.depth_blocks
+    if cost.impl != "bram18" or n <= 1:
+        return 0
+    return read_ports * mux_luts(cost.width, n) + write_ports * n
 
 
 # ------------------------------------------------------------- control, muxes

@@ -687,7 +687,14 @@ class Lowerer:
         line = s.lineno
         if isinstance(s, ast.Assign):
             if len(s.targets) != 1:
-                raise Reject(line, "chained assignment a = b = ...")
+                if not all(isinstance(t, ast.Name) for t in s.targets):
+                    raise Reject(line, "chained assignment to an element (a[i] = b = ...)")
+                # `a = b = v`: a and b name the one value v
+                first = s.targets[0]
+                out = self.assign(first, s.value, line, top)
+                for t in s.targets[1:]:
+                    out += self.assign(t, ast.copy_location(ast.Name(first.id, ast.Load()), first), line, top)
+                return out
             return self.assign(s.targets[0], s.value, line, top)
         if isinstance(s, ast.AnnAssign):
             if s.value is None:
@@ -696,7 +703,7 @@ class Lowerer:
         if isinstance(s, ast.AugAssign):
             return self.augassign(s)
         if isinstance(s, ast.For):
-            return [self.for_loop(s)]
+            return [self.for_loop(self.indexed_for(s))]
         if isinstance(s, ast.If):
             cond = self.truth(self.expr(s.test), s.test)
             with self.facts_from(s.test, True), self.nested():
@@ -904,6 +911,31 @@ class Lowerer:
             )
         return cast(te.e, arr.dtype)
 
+    def indexed_for(self, s: ast.For) -> ast.For:
+        """`for v in a:` over a 1-D array or list as `for i in range(len(a)): v = a[i]` (numpy and
+        lists both yield the element at each position as the loop reaches it)."""
+        it = s.iter
+        if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Name):
+            return s
+        arr = self.array_of(it)
+        if arr is None or len(arr.shape) != 1:
+            return s
+        idx = f"__{s.target.id}_at{s.lineno}"
+        self.sc.local_names.add(idx)
+        load = ast.Load()
+        rng = ast.Call(
+            ast.Name("range", load), [ast.Call(ast.Name("len", load), [ast.Name(it.id, load)], [])], []
+        )
+        elem = ast.Assign(
+            [ast.Name(s.target.id, ast.Store())],
+            ast.Subscript(ast.Name(it.id, load), ast.Name(idx, load), load),
+        )
+        loop = ast.For(ast.Name(idx, ast.Store()), rng, [elem, *s.body], [])
+        for node in (rng, elem, loop, *ast.walk(rng), *ast.walk(elem)):
+            ast.copy_location(node, s)
+        ast.copy_location(loop.target, s)
+        return loop
+
     def for_loop(self, s: ast.For) -> ir.For:
         line = s.lineno
         if s.orelse:
@@ -1017,7 +1049,11 @@ class Lowerer:
             if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)):
                 targets = n.targets if isinstance(n, ast.Assign) else [n.target]
                 for tg in targets:
-                    if any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(tg)):
+                    # only a binding of the name counts (not `a[var] = ...`, which reads it)
+                    if any(
+                        isinstance(x, ast.Name) and x.id == var and isinstance(x.ctx, ast.Store)
+                        for x in ast.walk(tg)
+                    ):
                         steps.append(n)
         if len(steps) != 1 or steps[0] not in s.body:
             return None
@@ -1033,7 +1069,7 @@ class Lowerer:
             return None
         # no continue may skip the step
         idx = s.body.index(step)
-        if any(isinstance(n, ast.Continue) for b in s.body[:idx] for n in ast.walk(b)):
+        if any(_continues(b) for b in s.body[:idx]):
             return None
         ivar = range_of(self.var_type(self.key(var))) if var in self.local_names else None
         outer, self.pending = self.pending, []
@@ -1590,7 +1626,13 @@ class Lowerer:
             dt = ir_dtype(pt)
             if pt.lo == pt.hi and isinstance(a.e, ir.Const) and isinstance(b.e, ir.Const):
                 return TE(pt, _const(pt.lo, dt))
-            if op in ("shl", "shr"):
+            if op not in ("add", "sub", "mul", "and", "or", "xor", "shl"):
+                # //, % and >> do not commute with wrapping: compute them in a type that
+                # holds the operands exactly, then narrow the (fitting) result
+                wide = ir_dtype(PyInt(min(ra[0], rb[0], pt.lo), max(ra[1], rb[1], pt.hi)).clamp())
+                rhs = b.e if op == "shr" else cast(b.e, wide)
+                return TE(pt, cast(ir.Bin(op, cast(a.e, wide), rhs, wide), dt))
+            if op == "shl":
                 return TE(pt, ir.Bin(op, cast(a.e, dt), b.e, dt))
             return TE(pt, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
         if isinstance(kind, PyBool):
@@ -1785,7 +1827,16 @@ class Lowerer:
                 return self.unop("abs", self.expr(node.args[0]), line)
             if f.id == "len":
                 self.nargs(node, 1, text)
-                arr = self.array_of(node.args[0])
+                arg = node.args[0]
+                arr = self.array_of(arg)
+                if (
+                    arr is None
+                    and isinstance(arg, ast.Subscript)
+                    and not isinstance(arg.slice, (ast.Slice, ast.Tuple))
+                ):
+                    rows = self.array_of(arg.value)  # len(a[i]): the length of a row of a 2-D array or list
+                    if rows is not None and len(rows.shape) == 2:
+                        return self.const_te(rows.shape[1], line)
                 if arr is None:
                     raise Reject(line, "len() of something that is not an array")
                 return self.const_te(arr.shape[0], line)
@@ -1804,8 +1855,12 @@ class Lowerer:
             name = _ALIASES.get(np_name, np_name)
             if np_name in NUMPY_SCALAR_TYPES and name in DTYPES:
                 self.nargs(node, 1, text)
-                a = self.expr(node.args[0])
                 dt = DTYPES[name]
+                lit = _int_literal(node.args[0])
+                if lit is not None and dt.is_int and dt.min <= lit <= dt.max:
+                    # e.g. np.uint64(2**64 - 1), whose literal is beyond a Python int's 64 bits
+                    return TE(NP(dt), _const(lit, dt))
+                a = self.expr(node.args[0])
                 if dt.is_bool:
                     return TE(NP(BOOL), self.truth(a, node.args[0]).e)
                 if isinstance(a.pt, PyInt) and dt.is_int and not fits((a.pt.lo, a.pt.hi), dt):
@@ -1858,6 +1913,10 @@ class Lowerer:
             ra, rb = range_of(acc.pt), range_of(b.pt)
             if isinstance(acc.pt, PyInt) and isinstance(b.pt, PyInt):
                 pt: PyType = PyInt(*iv_bin(which, ra, rb))
+                # compare the operands exactly (the result's range can be narrower than theirs)
+                wide = ir_dtype(PyInt(min(ra[0], rb[0]), max(ra[1], rb[1])).clamp())
+                acc = TE(pt, cast(ir.Bin(which, cast(acc.e, wide), cast(b.e, wide), wide), ir_dtype(pt)))
+                continue
             else:
                 try:
                     pt = self.join_values(acc.pt, b.pt, line)
@@ -2150,6 +2209,26 @@ class Lowerer:
                     return False
             return True
         return False
+
+
+def _int_literal(node: ast.expr) -> int | None:
+    """The value of an integer literal (`7`, `-7`), or None."""
+    neg = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    c = node.operand if neg else node
+    if isinstance(c, ast.Constant) and type(c.value) is int:
+        return -c.value if neg else c.value
+    return None
+
+
+def _continues(s: ast.stmt) -> bool:
+    """A `continue` in `s` that belongs to the loop around `s` (not to a loop inside it)."""
+    if isinstance(s, ast.Continue):
+        return True
+    if isinstance(s, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.ClassDef)):
+        return any(_continues(b) for b in s.orelse) if isinstance(s, (ast.For, ast.While)) else False
+    return any(
+        _continues(b) for f in ("body", "orelse", "finalbody", "handlers") for b in getattr(s, f, []) or []
+    )
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -23,8 +23,11 @@ Optional inputs (render nothing when absent)
   `{"name": str, "total_s": float, "estimate": <Estimate JSON>}` (more keys
   allowed), and `task["variant"]`, the chosen one's name. The other figures
   of `task["fpga"]` (total_s, compute_s, overhead_s, copy_out_s, per_call,
-  estimate) are the chosen variant's. Without variants the task has the one
-  estimate in `task["fpga"]["estimate"]`.
+  estimate) are the base variant's: what the built-in RTL implements and
+  what its simulation is compared with. Without variants the task has the
+  one estimate in `task["fpga"]["estimate"]`.
+* `plan_data["model"]["assumptions"]`: the objective's model in sentences;
+  the timeline states them.
 * `plan_data["schedule"]`: the jobs of one run as a makespan solution gives
   them (`partition.solve.model.schedule_entries`): a list of
   `{"task": str, "kind": "task" | "transfer" | "main", "resource": "cpu0" |
@@ -373,10 +376,14 @@ def _variants(t: dict[str, Any]) -> list[dict[str, Any]]:
     if fpga.get("variants"):
         out = []
         for k, v in enumerate(fpga["variants"]):
+            # the base variant's time is the task's own fpga.total_s (the same value): cite that
+            same = v["name"] == fpga["estimate"].get("variant") and v["total_s"] == fpga["total_s"]
             out.append(
                 {
                     "name": v["name"],
-                    "total": _seconds(v["total_s"], f"{base}.variants.{k}.total_s"),
+                    "total": _seconds(
+                        v["total_s"], f"{base}.total_s" if same else f"{base}.variants.{k}.total_s"
+                    ),
                     "est": v["estimate"],
                     "path": f"{base}.variants.{k}.estimate",
                     "chosen": t["placement"] == "fpga" and v["name"] == t.get("variant"),
@@ -609,14 +616,25 @@ def timeline(plan_data: dict[str, Any], order: list[str]) -> dict[str, Any] | No
                     "title": f"{j['task']} ({j.get('kind', 'task')}) on {j['resource']}",
                 }
             )
-        rows = sorted({s["row"] for s in segs}, key=lambda r: (r.startswith("fpga"), r))
+        rows = sorted({s["row"] for s in segs}, key=lambda r: (r.startswith("fpga"), r == "link", r))
+        model = plan_data.get("model") or {}
+        if plan_data.get("objective") == "throughput":
+            lead = (
+                "One period of the steady state: each resource's work per frame (each FPGA stage is its "
+                "own IP, so the stages work at the same time); the period is the longest row."
+            )
+        else:
+            lead = (
+                "The schedule is the solver's: each job on the resource it was given, at the time it was "
+                "given (CPU and FPGA overlap where the task graph allows)."
+            )
+        said = "; ".join(model.get("assumptions", []))
         return {
             "source": "schedule",
             "rows": rows,
             "segments": segs,
             "total": max((s["end"] for s in segs), default=0.0),
-            "assumption": "The schedule is the solver's: each job on the resource it was given, at the "
-            "time it was given (CPU and FPGA overlap where the task graph allows).",
+            "assumption": lead + (f" Model: {said}." if said else ""),
         }
     if plan_data.get("objective", "latency") != "latency":
         return None
@@ -659,7 +677,10 @@ def timeline(plan_data: dict[str, Any], order: list[str]) -> dict[str, Any] | No
                 now += e["cost_s"]
         p = f"plan.tasks.{i}"
         if t["placement"] == "fpga":
-            f = t["fpga"]
+            f, fpath = t["fpga"], f"{p}.fpga"
+            for k, v in enumerate(f.get("variants") or []):
+                if v["name"] == t.get("variant") and "compute_s" in v:
+                    f, fpath = v, f"{p}.fpga.variants.{k}"  # the chosen variant's figures
             for row, kind, key, what in (
                 (
                     "CPU",
@@ -678,7 +699,7 @@ def timeline(plan_data: dict[str, Any], order: list[str]) -> dict[str, Any] | No
                             n,
                             now,
                             f[key],
-                            [f"{p}.fpga.{key}"],
+                            [f"{fpath}.{key}"],
                             f"{n}: {what}, {t['calls']:,} call(s)",
                         )
                     )
@@ -844,7 +865,7 @@ def sweep_view(plan_data: dict[str, Any]) -> dict[str, Any] | None:
                 else None,
                 "fpga": list(r.get("fpga", [])),
                 "used": _used_cells(r.get("used"), f"{p}.used"),
-                "status": r.get("status", ""),
+                "status": r.get("status", "") + (" · Pareto-optimal" if r.get("pareto") else ""),
             }
         )
     return {"parameters": params, "rows": rows}
@@ -909,7 +930,17 @@ def verification_view(plan_data: dict[str, Any], verification: dict[str, Any]) -
         if t and t.get("fpga"):
             i = plan_data["tasks"].index(t)
             est = _count(t["fpga"]["estimate"]["cycles"], f"plan.tasks.{i}.fpga.estimate.cycles")
-        rows.append({"kernel": k, "task": t["name"] if t else None, "cells": cells, "estimate": est})
+        rtl = (t or {}).get("rtl") or {}
+        rows.append(
+            {
+                "kernel": k,
+                "task": t["name"] if t else None,
+                "cells": cells,
+                "estimate": est,
+                "rtl_status": rtl.get("status", "unknown"),
+                "rtl_reason": rtl.get("reason", ""),
+            }
+        )
     return rows
 
 

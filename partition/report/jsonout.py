@@ -45,6 +45,7 @@ def summary_data(
         "objective": plan_data["objective"],
         "fpga": [t["name"] for t in plan_data["tasks"] if t["placement"] == "fpga"],
         "cpu": [t["name"] for t in plan_data["tasks"] if t["placement"] != "fpga"],
+        "variants": {t["name"]: t["variant"] for t in plan_data["tasks"] if t.get("variant")},
         "predicted": dict(plan_data["predicted"]),
         "resources": resources,
         "solver": {"name": plan_data["solver"]["name"], "status": plan_data["solver"]["status"]},

@@ -71,13 +71,16 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
     rows = [("task", "calls", "CPU (board)", "FPGA est.", "where", "why")]
     for t in sorted(data["tasks"], key=lambda t: (-t["cpu_s"], t["name"])):
         fpga = t.get("fpga")
+        where = t["placement"].upper()
+        if t["placement"] == "fpga" and len(fpga.get("variants") or []) > 1:
+            where += f" ({t.get('variant', 'base')})"
         rows.append(
             (
                 t["name"],
                 f"{t['calls']:,}",
                 fmt_s(t["cpu_s"]),
-                fmt_s(fpga["total_s"]) if fpga else "—",
-                t["placement"].upper(),
+                fmt_s(chosen_fpga_s(t)) if fpga else "—",
+                where,
                 t["reason"],
             )
         )
@@ -98,13 +101,29 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
     p = data["predicted"]
     lines.append("")
     speed = p["speedup"]
+    obj = data.get("objective", "latency")
+    what = {"latency": "", "makespan": " (makespan, one run)", "throughput": " (period per frame)"}[obj]
     lines.append(
-        f"predicted: all on the CPU {fmt_s(p['all_cpu_s'])} -> this plan {fmt_s(p['plan_s'])}"
+        f"predicted{what}: all on the CPU {fmt_s(p['all_cpu_s'])} -> this plan {fmt_s(p['plan_s'])}"
         + (f"  ({speed:,.2f}× faster)" if speed else "")
     )
     s = data["solver"]
     extra = f", solved in {s['solve_time_s']:.2f} s" if "solve_time_s" in s else ""
+    if s.get("gap"):
+        extra += f", gap {s['gap']:.2%}"
     lines.append(f"solver: {s['name']}, {s['status']}{extra}")
+    model = data.get("model")
+    if model:
+        cores = f", {model['cpu_cores']} CPU core(s)" if obj != "latency" else ""
+        lines.append(f"model ({obj}{cores}):")
+        lines.extend(f"  - {a}" for a in model["assumptions"])
+        if model.get("measured_estimates"):
+            lines.append(
+                f"  - {model['measured_estimates']} estimate(s) replaced by measured figures (--calibrate)"
+            )
+    lines.extend(schedule_lines(data))
+    lines.extend(alternative_lines(data))
+    lines.extend(sweep_lines(data))
     fpga = [t["name"] for t in data["tasks"] if t["placement"] == "fpga"]
     if out_dir:
         lines.append(f"build tree: {out_dir}")
@@ -112,4 +131,128 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
             lines.append(
                 f"  make -C {out_dir} csim     # C-simulation of {len(fpga)} kernel(s) against Python"
             )
+    return "\n".join(lines)
+
+
+def chosen_fpga_s(t: dict[str, Any]) -> float:
+    """The FPGA time of a task's chosen variant (its base figures when it has none)."""
+    for v in t["fpga"].get("variants") or []:
+        if v["name"] == t.get("variant"):
+            return v["total_s"]
+    return t["fpga"]["total_s"]
+
+
+def schedule_lines(data: dict[str, Any]) -> list[str]:
+    sched = [e for e in data.get("schedule") or [] if e["resource"] and e["end_s"] > e["start_s"]]
+    if not sched:
+        return []
+    title = "one period per resource" if data["objective"] == "throughput" else "schedule (solver's)"
+    lines = ["", f"{title}:"]
+    rows = [("resource", "start", "end", "job")]
+    for e in sched:
+        rows.append((e["resource"], fmt_s(e["start_s"]), fmt_s(e["end_s"]), f"{e['task']} ({e['kind']})"))
+    w = [max(len(r[i]) for r in rows) for i in range(3)]
+    for r in rows:
+        lines.append(f"  {r[0]:<{w[0]}}  {r[1]:>{w[1]}}  {r[2]:>{w[2]}}  {r[3]}")
+    return lines
+
+
+def _used_text(used: dict[str, Any] | None) -> str:
+    if not used:
+        return ""
+    return " ".join(f"{used[r]:,.0f} {n}" for r, n in (("lut", "LUT"), ("dsp", "DSP"), ("bram18", "BRAM18")))
+
+
+def alternative_lines(data: dict[str, Any]) -> list[str]:
+    alts = data.get("alternatives")
+    if alts is None:
+        return []
+    lines = ["", "alternatives (next-best distinct partitions):"]
+    if not alts:
+        lines.append("  none: no other partition is feasible")
+    best = data["predicted"]["plan_s"]
+    for a in alts:
+        fpga = ", ".join(f"{n} ({a['variants'][n]})" if n in a.get("variants", {}) else n for n in a["fpga"])
+        lines.append(
+            f"  #{a['rank']}: {fmt_s(a['plan_s'])} (+{fmt_s(a['plan_s'] - best)})  "
+            f"FPGA: {fpga or 'none'}  [{_used_text(a.get('used'))}]"
+        )
+    return lines
+
+
+def sweep_lines(data: dict[str, Any]) -> list[str]:
+    sw = data.get("sweep")
+    if not sw:
+        return []
+    lines = [
+        "",
+        f"sweep ({sw.get('objective', data['objective'])}; * = Pareto-optimal: time vs LUT/DSP/BRAM18):",
+    ]
+    rows = [("", "board", "max-util", "predicted", "speedup", "LUT", "DSP", "BRAM18", "FPGA tasks")]
+    for r in sw["rows"]:
+        u = r.get("used") or {}
+        rows.append(
+            (
+                "*" if r.get("pareto") else "",
+                str(r["params"].get("board", data["board"]["name"])),
+                f"{r['params'].get('max_util', data['max_util']):g}",
+                fmt_s(r["plan_s"]) if r.get("plan_s") is not None else r.get("status", "—"),
+                f"{r['speedup']:,.2f}×" if r.get("speedup") else "—",
+                f"{u['lut']:,.0f}" if u else "—",
+                f"{u['dsp']:,.0f}" if u else "—",
+                f"{u['bram18']:,.0f}" if u else "—",
+                ", ".join(r.get("fpga", [])) or "—",
+            )
+        )
+    w = [max(len(x[i]) for x in rows) for i in range(8)]
+    for x in rows:
+        cells = [x[0].ljust(w[0]), x[1].ljust(w[1])] + [x[i].rjust(w[i]) for i in range(2, 8)]
+        lines.append("  " + "  ".join(cells) + "  " + x[8])
+    return lines
+
+
+def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
+    """`partition explain`: why one function went where it went."""
+    lines = [f"{info['task']} ({info['source']}, {info['calls']:,} call(s)) on {data['board']['name']}"]
+    variant = info.get("variant")
+    shown = variant and f"variant {variant}" not in info["reason"]  # the reason may name it already
+    place = info["placement"].upper() + (f", variant {variant}" if shown else "")
+    lines.append(f"  placement: {place} — {info['reason']}")
+    lines.append(f"  CPU time on the board: {fmt_s(info['cpu_s'])} (all calls)")
+    obj = info["objective"]
+    lines.append(f"  objective {obj}: this plan {fmt_s(info['plan_s'])}")
+    if "variants" not in info:
+        lines.append("  no FPGA estimate: the function is not translatable (see the reason)")
+        return "\n".join(lines)
+    lines.append("  FPGA variants (all calls: compute + call overhead + copy-out):")
+    for v in info["variants"]:
+        mark = "→" if v["chosen"] else " "
+        res = ", ".join(
+            f"{v['resources'][r]:,} {n}"
+            for r, n in (("lut", "LUT"), ("ff", "FF"), ("dsp", "DSP"), ("bram18", "BRAM18"))
+        )
+        src = "" if v["source"] == "model" else f"  [measured: {', '.join(sorted(v['measured']))}]"
+        lines.append(
+            f"   {mark} {v['name']:<8} {fmt_s(v['total_s']):>10}  ({v['cycles']:,} cycles/call; "
+            f"compute {fmt_s(v['compute_s'])}, overhead {fmt_s(v['overhead_s'])}, copy-out {fmt_s(v['copy_out_s'])})"
+        )
+        lines.append(f"       {res}; {v['describe']}{src}")
+        limits = list(v["ii_limits"])
+        if v["over_budget"]:
+            limits.append("over the budget alone: " + ", ".join(r.upper() for r in v["over_budget"]))
+        if limits:
+            lines.append("       limited by: " + "; ".join(limits))
+    moves = info.get("transfers") or []
+    if moves:
+        lines.append("  transfers (copies into FPGA buffers), now -> if it moved to the other side:")
+        for m in moves:
+            lines.append(f"    {m['src']} -> {m['dst']}: {fmt_s(m['now_s'])} -> {fmt_s(m['moved_s'])}")
+    b, u = info["budget"], info["used"]
+    lines.append(
+        "  budget used by the plan: "
+        + ", ".join(
+            f"{u[r]:,.0f}/{b[r]:,.0f} {n}"
+            for r, n in (("lut", "LUT"), ("ff", "FF"), ("dsp", "DSP"), ("bram18", "BRAM18"))
+        )
+    )
     return "\n".join(lines)

@@ -286,8 +286,8 @@ class Netlist:
 
     def tap(self, name: str, bits: int, d: int) -> str:
         """The value wire `name` had `d` cycles ago (free-running register chain)."""
-        if d == 0:
-            return name
+        if d == 0 or _is_lit(name):
+            return name  # a constant (an operation folded to a literal) needs no register
         old = self.taps.get(name, (bits, 0))
         self.taps[name] = (bits, max(old[1], d))
         return f"{name}_d{d}"
@@ -565,7 +565,10 @@ class Netlist:
         fl = self.ident(
             self._sized(self.at(flat, c), flat.bits, max(flat.bits, lb), flat.signed), max(flat.bits, lb)
         )
-        lane = self.wire(lb, f"{fl}[{lb - 1}:0]" if lb > 1 else f"{fl}[0]")
+        if max(flat.bits, lb) == 1:
+            lane = fl  # a 1-bit index is the lane itself (a scalar has no bit-select)
+        else:
+            lane = self.wire(lb, f"{fl}[{lb - 1}:0]" if lb > 1 else f"{fl}[0]")
         shift = self.wire(lb + (eb - 1).bit_length(), f"{{{lane}, {lit(0, (eb - 1).bit_length())}}}")
         elem = self.wire(eb, f"{rdata}[{shift} +: {eb}]", _describe(n))
         return elem if n.bits == eb else self.wire(n.bits, f"{elem}[0]")

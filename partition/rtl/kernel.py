@@ -483,7 +483,8 @@ class _Builder:
                 lane = self.net.ident(
                     self.net._sized(fl, flat.bits, max(flat.bits, lb), flat.signed), max(flat.bits, lb)
                 )
-                lane = self.net.wire(lb, f"{lane}[{lb - 1}:0]" if lb > 1 else f"{lane}[0]")
+                if max(flat.bits, lb) > 1:  # a 1-bit index is the lane itself (no bit-select of a scalar)
+                    lane = self.net.wire(lb, f"{lane}[{lb - 1}:0]" if lb > 1 else f"{lane}[0]")
                 sh = (
                     lane
                     if lanes_per == 1

@@ -32,6 +32,7 @@ connections, so a top template only writes the core between them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -63,8 +64,10 @@ class Shell:
         return f"{self.module}.v"
 
 
+@functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment for RTL templates (loader rooted at templates/)."""
+    """The Jinja2 environment for RTL templates (loader rooted at templates/); one per process,
+    so each template is compiled once."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
         undefined=jinja2.StrictUndefined,

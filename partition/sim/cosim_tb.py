@@ -96,7 +96,7 @@ async def test_app(dut):
     """The whole app, through the generated host code, with its kernels in simulation."""
     spec_path = _spec_path()
     spec = json.loads(spec_path.read_text())
-    cocotb.start_soon(Clock(dut.ap_clk, PERIOD_NS, unit="ns").start())
+    cocotb.start_soon(Clock(dut.ap_clk, PERIOD_NS, unit="ns", impl="gpi").start())
     dut.ap_rst_n.value = 0
     await ClockCycles(dut.ap_clk, 5)
     dut.ap_rst_n.value = 1

@@ -188,6 +188,37 @@ def synth_kernel(tree: Path, kernel: str, family: str = "xc7") -> dict[str, Any]
     return write_result(tree, kernel, "yosys", record)
 
 
+def write_junit(tree: Path) -> Path | None:
+    """Gather every cocotb JUnit file of the tree (each kernel's RTL simulation, the
+    co-simulation) into DIR/results/junit.xml, one suite per kernel, for a CI system to
+    read; None when nothing was simulated yet."""
+    from xml.etree import ElementTree
+
+    tree = Path(tree)
+    results = tree / "results"
+    found = sorted(results.glob("*/rtl_sim/results.xml"))
+    if (results / "cosim" / "results.xml").is_file():
+        found.append(results / "cosim" / "results.xml")
+    if not found:
+        return None
+    root = ElementTree.Element("testsuites", name="partition")
+    for xml in found:
+        owner = xml.parent.parent.name if xml.parent.name == "rtl_sim" else "cosim"
+        try:
+            doc = ElementTree.parse(xml).getroot()
+        except ElementTree.ParseError as e:
+            raise PartitionError(f"{xml}: not valid JUnit XML ({e}); rerun the simulation") from e
+        for suite in doc.iter("testsuite"):
+            suite.set("name", owner)
+            for case in suite.iter("testcase"):
+                case.set("classname", f"{owner}.{case.get('classname', '')}".rstrip("."))
+            root.append(suite)
+    out = results / "junit.xml"
+    ElementTree.indent(root)
+    out.write_text(ElementTree.tostring(root, encoding="unicode") + "\n")
+    return out
+
+
 def _call(job: tuple[Callable[..., dict], tuple, dict]) -> dict[str, Any]:
     fn, args, kwargs = job
     try:

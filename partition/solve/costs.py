@@ -30,7 +30,7 @@ from partition.boards import Board
 from partition.estimate.model import Estimate
 from partition.profile.model import MAIN, Edge, Profile
 from partition.regmap import register_map
-from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost
+from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost, Variant
 
 
 @dataclass
@@ -153,19 +153,30 @@ def build_problem(
     scaling: Scaling,
     max_util: float,
     pins: dict[str, str],
+    variants: dict[str, list[tuple[str, TaskFigures, Estimate]]] | None = None,
 ) -> Problem:
-    """The latency-objective problem over the FPGA-capable tasks."""
+    """The problem over the FPGA-capable tasks (objective latency; the caller may change it).
+
+    `variants` (task -> (name, figures, estimate) per implementation variant)
+    gives a task its variants; without it a task has the one of `figures` and
+    `estimates`.
+    """
     tasks = []
     for name in sorted(figures):
         f = figures[name]
         e = estimates[name]
+        opts = [
+            Variant(vname, vf.fpga_s, {r: float(getattr(ve, r)) for r in RESOURCES})
+            for vname, vf, ve in (variants or {}).get(name, [])
+        ]
         tasks.append(
             TaskCost(
                 name=name,
                 cpu_s=f.cpu_s,
-                fpga_s=f.fpga_s,
-                resources={"lut": e.lut, "ff": e.ff, "dsp": e.dsp, "bram18": e.bram18},
+                fpga_s=None if opts else f.fpga_s,
+                resources={} if opts else {"lut": e.lut, "ff": e.ff, "dsp": e.dsp, "bram18": e.bram18},
                 pin=pins.get(name),
+                variants=opts,
             )
         )
     capable = set(figures)

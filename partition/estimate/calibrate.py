@@ -1,0 +1,190 @@
+"""Measured figures that replace the model's: Vitis HLS csynth reports and the built-in RTL's results.
+
+`partition plan --calibrate DIR` re-plans with what was measured in DIR
+(normally a build tree after `make hls` / `partition sim` / `partition synth`):
+
+* Vitis HLS csynth reports, ``<kernel>_csynth.xml`` anywhere under DIR
+  (``hls/<kernel>/<project>/<solution>/syn/report/`` in a build tree). The
+  format is the one Vitis HLS writes (e.g. Vitis HLS 2020.2,
+  github.com/hashi0203/Vitis_HLS_Gaussian, solution1/syn/report/csynth.xml):
+  ``profile/UserAssignments/TopModelName`` and ``TargetClockPeriod`` (ns),
+  ``profile/PerformanceEstimates/SummaryOfOverallLatency/Worst-caseLatency``
+  and ``Interval-min`` (cycles; "undef" when a loop bound is unknown),
+  ``profile/AreaEstimates/Resources/{LUT,FF,DSP,BRAM_18K}``. A report
+  describes the C++ as it was generated, i.e. the variant DIR/plan.json
+  chose for the kernel (the base variant when DIR has no plan.json).
+* The built-in RTL's results (written by partition.sim.flow):
+  ``DIR/results/<kernel>/rtl_sim.json`` (``cycles_per_vector``: cycles of
+  one call per test vector, with the board's DDR latencies; the largest is
+  taken) and ``DIR/results/<kernel>/yosys.json`` (``lut``, ``ff``, ``dsp``,
+  ``bram18``), each only when its status is "pass". The built-in RTL
+  implements the base variant, so they replace the base variant's figures.
+
+Where both exist for the same variant, Vitis's numbers win (they are what
+`make bitstream` builds). Every replaced field is recorded in the estimate's
+``measured`` map (field -> where it came from) and the estimate's source
+becomes "vitis" or "rtl"; fields without a measurement stay the model's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from partition.errors import PartitionError
+from partition.estimate.model import RESOURCES, Estimate
+
+_XML_RES = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM_18K"}
+
+
+@dataclass
+class Measurement:
+    """Measured figures of one call of one kernel variant."""
+
+    kernel: str
+    variant: str
+    source: str  # "vitis" or "rtl"
+    cycles: int | None = None
+    ii: int | None = None
+    clock_mhz: float | None = None
+    resources: dict[str, int] = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)  # field -> file it came from (relative to DIR)
+
+
+def _int(text: str | None, what: str, path: Path) -> int | None:
+    if text is None:
+        return None
+    t = text.strip()
+    if t in ("", "undef", "-"):
+        return None
+    try:
+        return int(float(t))
+    except ValueError:
+        raise PartitionError(f"{path}: {what} is {t!r}, not a number of cycles or a count") from None
+
+
+def read_csynth(path: Path) -> dict[str, Any]:
+    """The figures of one csynth XML report: top, clock, latency, II, resources (None when absent)."""
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise PartitionError(f"{path}: not a Vitis HLS csynth XML report ({e})") from None
+    perf = root.find("PerformanceEstimates")
+    area = root.find("AreaEstimates/Resources")
+    if perf is None and area is None:
+        raise PartitionError(
+            f"{path}: no PerformanceEstimates or AreaEstimates; is this a Vitis HLS csynth report?"
+        )
+    lat = root.find("PerformanceEstimates/SummaryOfOverallLatency")
+    period = root.findtext("UserAssignments/TargetClockPeriod")
+    out: dict[str, Any] = {
+        "top": (root.findtext("UserAssignments/TopModelName") or "").strip() or None,
+        "clock_mhz": 1000.0 / float(period) if period and float(period) > 0 else None,
+        "cycles": _int(lat.findtext("Worst-caseLatency"), "Worst-caseLatency", path)
+        if lat is not None
+        else None,
+        "ii": _int(lat.findtext("Interval-min"), "Interval-min", path) if lat is not None else None,
+        "resources": {},
+    }
+    if area is not None:
+        for r, tag in _XML_RES.items():
+            v = _int(area.findtext(tag), tag, path)
+            if v is not None:
+                out["resources"][r] = v
+    return out
+
+
+def _json(path: Path) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise PartitionError(f"{path}: unreadable result ({e})") from None
+    if not isinstance(data, dict):
+        raise PartitionError(f"{path}: not a result record")
+    return data
+
+
+def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
+    """Every measurement of the given kernels found in `folder`, sorted (kernel, variant, source)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise PartitionError(f"--calibrate {folder}: no such folder")
+    chosen: dict[str, str] = {}
+    plan = _json(folder / "plan.json")
+    if plan is not None:
+        for t in plan.get("tasks", []):
+            if t.get("kernel") and t.get("variant"):
+                chosen[t["kernel"]] = str(t["variant"])
+    out: list[Measurement] = []
+    known = set(kernels)
+    for path in sorted(folder.rglob("*_csynth.xml")):
+        name = path.name[: -len("_csynth.xml")]
+        if name not in known:
+            continue
+        rel = path.relative_to(folder).as_posix()
+        r = read_csynth(path)
+        if r["top"] and r["top"] != name:
+            raise PartitionError(f"{path}: the report is of {r['top']}, not of kernel {name}")
+        m = Measurement(name, chosen.get(name, "base"), "vitis", clock_mhz=r["clock_mhz"])
+        if r["cycles"] is not None:
+            m.cycles, m.origin["cycles"] = r["cycles"], rel
+        if r["ii"] is not None:
+            m.ii, m.origin["ii"] = r["ii"], rel
+        for res, v in r["resources"].items():
+            m.resources[res], m.origin[res] = v, rel
+        if m.origin:
+            out.append(m)
+    for name in sorted(known):
+        res_dir = folder / "results" / name
+        m = Measurement(name, "base", "rtl")
+        sim = _json(res_dir / "rtl_sim.json")
+        if sim is not None and sim.get("status") == "pass":
+            per = [int(c) for c in sim.get("cycles_per_vector") or [] if c is not None]
+            if per:
+                m.cycles, m.origin["cycles"] = max(per), f"results/{name}/rtl_sim.json"
+        syn = _json(res_dir / "yosys.json")
+        if syn is not None and syn.get("status") == "pass":
+            for r in RESOURCES:
+                if isinstance(syn.get(r), int):
+                    m.resources[r], m.origin[r] = syn[r], f"results/{name}/yosys.json"
+        if m.origin:
+            out.append(m)
+    return out
+
+
+def apply(est: Estimate, measurements: list[Measurement]) -> Estimate:
+    """`est` with the fields measured for its kernel and variant replaced (RTL first, then Vitis)."""
+    mine = [m for m in measurements if m.kernel == est.task and m.variant == est.variant]
+    if not mine:
+        return est
+    mine.sort(key=lambda m: m.source != "rtl")  # rtl first, vitis overrides
+    measured: dict[str, str] = {}
+    for m in mine:
+        tag = "Vitis HLS csynth" if m.source == "vitis" else "built-in RTL"
+        if m.cycles is not None:
+            if m.clock_mhz and not math.isclose(m.clock_mhz, est.clock_mhz, rel_tol=1e-6):
+                est.notes.append(
+                    f"{tag}: target clock {m.clock_mhz:g} MHz instead of the board's {est.clock_mhz:g} MHz"
+                )
+                est.clock_mhz = m.clock_mhz
+            est.cycles = m.cycles
+            measured["cycles"] = f"{tag} ({m.origin['cycles']})"
+        if m.ii is not None:
+            measured["ii"] = f"{tag} ({m.origin['ii']}): {m.ii} cycles"
+        for r, v in m.resources.items():
+            setattr(est, r, v)
+            measured[r] = f"{tag} ({m.origin[r]})"
+        est.source = m.source  # vitis last: it names the estimate when both measured it
+    est.breakdown = dict(est.breakdown, measured=dict(sorted(measured.items())))
+    est.notes.append(
+        "measured: "
+        + ", ".join(f"{k} from {v}" for k, v in sorted(measured.items()))
+        + "; every other figure is the model's"
+    )
+    return est

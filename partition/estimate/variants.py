@@ -1,0 +1,387 @@
+"""Implementation variants of a kernel: the HLS directives the ILP may choose between.
+
+A variant is one set of directives for the kernel's innermost loops (the loops
+the base microarchitecture pipelines) and the arrays they access:
+
+* ``base``: what `estimate_kernel` costs and the built-in RTL builds — every
+  innermost loop pipelined at the II its recurrences and memory ports allow,
+  no unrolling, arrays in one dual-port RAM each;
+* ``seq``: the innermost loops not pipelined (``PIPELINE off``): one FSM
+  iteration after another, no pipeline valid bits, longer;
+* ``unrollU`` (U = 2, 4): every innermost loop with constant bounds and at
+  least U iterations is unrolled by U and stays pipelined (when U does not
+  divide the trip count, copies past the end are guarded by an exit check,
+  as Vitis HLS does); each array it
+  reaches is cyclic-partitioned so the U copies of an access land in U
+  different banks, which gives the loop 2U ports on it. Operators are
+  replicated (LUT/FF/DSP grow), each bank is its own RAM (BRAM/LUTRAM
+  grow), and the loop runs ceil(trip / U) iterations.
+
+How a variant is estimated. Unrolling is done on the IR (`unroll_kernel`: the
+body repeated U times with the loop variable offset, the step multiplied by
+U — the same iterations in the same order, checked against the reference
+interpreter in the tests), and the result goes through the same static
+schedule and tables as the base estimate (`partition.estimate.schedule`),
+told the partitioned arrays' port counts and the loops left sequential. The
+RAMs of a partitioned array are then re-costed as F banks of
+ceil(depth / F) words each (`tables.ram_cost` per bank). Nothing else
+changes: the interface, the load/store phases and the register map are the
+base variant's.
+
+When an array's accesses in a loop are not all affine in the loop variable
+with one non-zero stride, partitioning cannot separate the copies and the
+array keeps its two ports: the schedule then raises the loop's II, and the
+variant shows it. A variant that is no faster than another and needs no less
+of any resource (LUT, FF, DSP, BRAM18) is dropped (`pareto`), so the ILP
+only sees real trade-offs; ``base`` is always kept.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from partition import ir
+from partition.boards import Board
+from partition.dtypes import DTYPES
+from partition.estimate.model import RESOURCES, Estimate, estimate_kernel
+from partition.estimate.schedule import _flat_affine, _jumps
+from partition.estimate.tables import ram_cost
+
+BASE = "base"
+UNROLL_FACTORS = (2, 4)
+MAX_PARTITION = 64  # banks of one array beyond which an unroll variant is not offered
+
+
+@dataclass(frozen=True)
+class Directives:
+    """The HLS directives of one variant (what the generated C++ carries as pragmas)."""
+
+    name: str
+    sequential: tuple[str, ...] = ()  # innermost loops with PIPELINE off
+    unroll: tuple[tuple[str, int], ...] = ()  # (loop label, factor)
+    partition: tuple[tuple[str, int], ...] = ()  # (array, cyclic factor on the flat array)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "sequential": list(self.sequential),
+            "unroll": {label: f for label, f in self.unroll},
+            "partition": {a: f for a, f in self.partition},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Directives:
+        return cls(
+            name=str(data["name"]),
+            sequential=tuple(data.get("sequential", ())),
+            unroll=tuple(sorted((str(k), int(v)) for k, v in data.get("unroll", {}).items())),
+            partition=tuple(sorted((str(k), int(v)) for k, v in data.get("partition", {}).items())),
+        )
+
+    def describe(self) -> str:
+        """One line for reports: 'L2 unrolled ×2; x, h cyclic ×2'."""
+        parts = []
+        if self.sequential:
+            parts.append(f"{', '.join(self.sequential)} not pipelined")
+        if self.unroll:
+            parts.append(", ".join(f"{label} unrolled ×{f}" for label, f in self.unroll))
+        if self.partition:
+            parts.append(", ".join(f"{a} cyclic ×{f}" for a, f in self.partition))
+        return "; ".join(parts) or "innermost loops pipelined"
+
+
+@dataclass
+class KernelVariant:
+    directives: Directives
+    estimate: Estimate
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.directives.name
+
+
+# ----------------------------------------------------------------------------- IR
+
+
+def innermost_loops(kernel: ir.Kernel) -> list[ir.For]:
+    """The loops the base schedule pipelines: no loop inside, no break/continue of their own."""
+    return [
+        s
+        for s in ir.walk_stmts(kernel.body)
+        if isinstance(s, ir.For)
+        and not any(isinstance(x, ir.For) for x in ir.walk_stmts(s.body))
+        and not _jumps(s.body)
+    ]
+
+
+def _trip(s: ir.For) -> int | None:
+    if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)):
+        return None
+    return len(range(int(s.start.value), int(s.stop.value), s.step))
+
+
+def unrollable(kernel: ir.Kernel, s: ir.For, u: int) -> bool:
+    """Whether `unroll_kernel` can unroll innermost loop `s` by u: constant bounds, at least u
+    iterations, a loop variable the body does not assign and whose type holds every value of the
+    range plus u - 1 steps (so copy m's value, var + m × step, is exact)."""
+    trip = _trip(s)
+    if trip is None or trip < u:
+        return False
+    if any(isinstance(x, ir.Assign) and x.var == s.var for x in ir.walk_stmts(s.body)):
+        return False
+    vdt = kernel.scalars.get(s.var, s.start.dtype)
+    if not vdt.is_int:
+        return False
+    lo, hi = int(s.start.value), int(s.start.value) + (trip - 1 + u - 1) * s.step
+    return vdt.min <= min(lo, hi) and max(lo, hi) <= vdt.max
+
+
+def _reads_outside(kernel: ir.Kernel, loop: ir.For, var: str) -> bool:
+    """Whether `var` is read by a statement outside `loop`."""
+
+    def walk(stmts: list[ir.Stmt]) -> bool:
+        for s in stmts:
+            if s is loop:
+                continue
+            for e in ir.stmt_exprs(s):
+                if any(isinstance(x, ir.Var) and x.name == var for x in ir.walk_expr(e)):
+                    return True
+            if isinstance(s, ir.For) and walk(s.body):
+                return True
+            if isinstance(s, ir.If) and (walk(s.then) or walk(s.orelse)):
+                return True
+        return False
+
+    return walk(kernel.body)
+
+
+def _subst(e: ir.Expr, var: str, repl: ir.Expr) -> ir.Expr:
+    if isinstance(e, ir.Var):
+        return repl if e.name == var else e
+    if isinstance(e, ir.Const):
+        return e
+    if isinstance(e, ir.Load):
+        return replace(e, index=tuple(_subst(i, var, repl) for i in e.index))
+    if isinstance(e, (ir.Bin, ir.Cmp, ir.Logic)):
+        return replace(e, lhs=_subst(e.lhs, var, repl), rhs=_subst(e.rhs, var, repl))
+    if isinstance(e, (ir.Un, ir.Cast)):
+        return replace(e, operand=_subst(e.operand, var, repl))
+    if isinstance(e, ir.Select):
+        return replace(
+            e,
+            cond=_subst(e.cond, var, repl),
+            then=_subst(e.then, var, repl),
+            orelse=_subst(e.orelse, var, repl),
+        )
+    raise TypeError(f"unknown expression {type(e).__name__}")
+
+
+def _subst_stmt(s: ir.Stmt, var: str, repl: ir.Expr) -> ir.Stmt:
+    if isinstance(s, ir.Assign):
+        return replace(s, value=_subst(s.value, var, repl))
+    if isinstance(s, ir.Store):
+        return replace(
+            s, index=tuple(_subst(i, var, repl) for i in s.index), value=_subst(s.value, var, repl)
+        )
+    if isinstance(s, ir.If):
+        return replace(
+            s,
+            cond=_subst(s.cond, var, repl),
+            then=[_subst_stmt(x, var, repl) for x in s.then],
+            orelse=[_subst_stmt(x, var, repl) for x in s.orelse],
+        )
+    if isinstance(s, ir.Return):
+        return replace(s, value=None if s.value is None else _subst(s.value, var, repl))
+    return s  # Break/Continue do not occur in an unrolled loop (see innermost_loops)
+
+
+def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
+    """`kernel` with each loop labelled in `factors` unrolled by its factor.
+
+    The loop must be innermost with constant bounds and at least `factor`
+    iterations; copy m of the body sees the loop variable plus m × step, so
+    the iterations run in the original order. When the factor does not divide
+    the trip count, copies m >= 1 run only while the variable plus m × step
+    is still inside the range (an `If` around them).
+    """
+
+    inner = innermost_loops(kernel)
+
+    def walk(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            if isinstance(s, ir.For) and s.label in factors:
+                u = factors[s.label]
+                trip = _trip(s)
+                if trip is None or not unrollable(kernel, s, u) or s not in inner:
+                    raise ValueError(f"loop {s.label} cannot be unrolled by {u}")
+                vdt = kernel.scalars.get(s.var, s.start.dtype)
+                wide = DTYPES["int64"]
+                body: list[ir.Stmt] = []
+                for m in range(u):
+                    if m == 0:
+                        body.extend(s.body)
+                        continue
+                    off = ir.Bin("add", ir.Var(s.var, vdt), ir.Const(m * s.step, vdt), vdt)
+                    copy = [_subst_stmt(x, s.var, off) for x in s.body]
+                    if trip % u:
+                        # the copy's value, computed wide so the check itself cannot wrap
+                        val = ir.Bin(
+                            "add", ir.Cast(ir.Var(s.var, vdt), wide), ir.Const(m * s.step, wide), wide
+                        )
+                        cond = ir.Cmp("lt" if s.step > 0 else "gt", val, ir.Const(int(s.stop.value), wide))
+                        copy = [ir.If(cond, copy, [], s.line)]
+                    body.extend(copy)
+                out.append(replace(s, step=s.step * u, body=body, trip_max=math.ceil(trip / u)))
+                if _reads_outside(kernel, s, s.var):
+                    # after the loop the variable holds the last value of the range, as in Python
+                    last = int(s.start.value) + (trip - 1) * s.step
+                    out.append(ir.Assign(s.var, ir.Const(last, vdt), s.line))
+            elif isinstance(s, ir.For):
+                out.append(replace(s, body=walk(s.body)))
+            elif isinstance(s, ir.If):
+                out.append(replace(s, then=walk(s.then), orelse=walk(s.orelse)))
+            else:
+                out.append(s)
+        return out
+
+    return replace(kernel, body=walk(kernel.body))
+
+
+def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...]]]:
+    out = []
+    for s in ir.walk_stmts(stmts):
+        for e in ir.stmt_exprs(s):
+            for x in ir.walk_expr(e):
+                if isinstance(x, ir.Load):
+                    out.append((x.array, x.index))
+        if isinstance(s, ir.Store):
+            out.append((s.array, s.index))
+    return out
+
+
+def _banks(stride: int, u: int, size: int) -> int | None:
+    """Smallest cyclic factor F (a multiple of u) that puts u consecutive copies in u banks."""
+    f = u
+    while f <= min(size, MAX_PARTITION):
+        if len({(m * stride) % f for m in range(u)}) == u:
+            return f
+        f *= 2
+    return None
+
+
+def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, int]] | None:
+    """(loop label -> u, array -> cyclic factor) for unrolling by u, or None when no loop qualifies."""
+    loops = {}
+    need: dict[str, int] = {}
+    refused: set[str] = set()
+    for s in innermost_loops(kernel):
+        if not unrollable(kernel, s, u):
+            continue
+        loops[s.label] = u
+        strides: dict[str, set[int | None]] = {}
+        for array, index in _accesses(s.body):
+            aff = _flat_affine(index, kernel.array_shape(array), s.var)
+            strides.setdefault(array, set()).add(None if aff is None else aff[0] * s.step)
+        for array, st in strides.items():
+            size = math.prod(kernel.array_shape(array)) or 1
+            f = None
+            if len(st) == 1 and None not in st and 0 not in st:
+                f = _banks(abs(next(iter(st))), u, size)  # type: ignore[arg-type]
+            if f is None:
+                refused.add(array)
+            else:
+                need[array] = max(need.get(array, 0), f)
+    if not loops:
+        return None
+    return loops, {a: f for a, f in sorted(need.items()) if a not in refused}
+
+
+# ----------------------------------------------------------------------------- estimates
+
+
+def _repartition(est: Estimate, partition: dict[str, int], kernel: ir.Kernel) -> None:
+    """Re-cost each partitioned array's RAM as F banks (in place)."""
+    rams = est.breakdown.get("rams", {})
+    delta = {"lut": 0, "bram18": 0}
+    for _ram, r in sorted(rams.items()):
+        f = partition.get(r["array"])
+        if not f:
+            continue
+        width = r["width"]
+        bank_depth = max(1, math.ceil(r["depth"] / f))
+        bank = ram_cost(bank_depth, width)
+        new_bram, new_lut = f * bank.bram18, f * bank.lut
+        delta["lut"] += new_lut - r["lut"]
+        delta["bram18"] += new_bram - r["bram18"]
+        r.update(banks=f, bank_depth=bank_depth, bram18=new_bram, lut=new_lut, impl=bank.impl)
+    est.lut += delta["lut"]
+    est.bram18 += delta["bram18"]
+    res = est.breakdown.get("resources", {}).get("rams")
+    if res is not None:
+        res["lut"] = res.get("lut", 0) + delta["lut"]
+        res["bram18"] = res.get("bram18", 0) + delta["bram18"]
+
+
+def estimate_variant(kernel: ir.Kernel, board: Board, d: Directives) -> Estimate:
+    """The model estimate of one call of `kernel` built with directives `d`."""
+    if d.name == BASE and not (d.sequential or d.unroll or d.partition):
+        est = estimate_kernel(kernel, board)
+    else:
+        k = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
+        u = max([f for _, f in d.unroll], default=1)
+        ports = {a: 2 * u for a, _ in d.partition}
+        est = estimate_kernel(k, board, array_ports=ports, sequential=frozenset(d.sequential))
+        _repartition(est, dict(d.partition), kernel)
+        est.notes.append(f"variant {d.name}: {d.describe()}")
+    est.variant = d.name
+    return est
+
+
+def candidate_directives(kernel: ir.Kernel) -> list[Directives]:
+    """Every variant worth estimating for `kernel`, base first."""
+    out = [Directives(BASE)]
+    inner = innermost_loops(kernel)
+    if not inner:
+        return out
+    out.append(Directives("seq", sequential=tuple(sorted(s.label for s in inner))))
+    for u in UNROLL_FACTORS:
+        plan = unroll_plan(kernel, u)
+        if plan is None:
+            continue
+        loops, parts = plan
+        out.append(
+            Directives(
+                f"unroll{u}", unroll=tuple(sorted(loops.items())), partition=tuple(sorted(parts.items()))
+            )
+        )
+    return out
+
+
+def pareto(variants: list[KernelVariant]) -> list[KernelVariant]:
+    """Drop every variant another one dominates (no slower, no larger anywhere); base stays."""
+
+    def key(v: KernelVariant) -> tuple:
+        return (v.estimate.cycles, *(getattr(v.estimate, r) for r in RESOURCES))
+
+    kept = []
+    for v in variants:
+        kv = key(v)
+        dominated = any(
+            w is not v
+            and all(a <= b for a, b in zip(key(w), kv))
+            and (key(w) != kv or variants.index(w) < variants.index(v))
+            for w in variants
+        )
+        if v.name == BASE or not dominated:
+            kept.append(v)
+    return kept
+
+
+def kernel_variants(kernel: ir.Kernel, board: Board) -> list[KernelVariant]:
+    """The variants of `kernel` the ILP chooses between (base first, dominated ones dropped)."""
+    out = [KernelVariant(d, estimate_variant(kernel, board, d)) for d in candidate_directives(kernel)]
+    return pareto(out)
