@@ -1,0 +1,68 @@
+"""The Vivado scripts of every example's build tree pass the TCL check (tests/vivado_standin):
+on pynq-z2 (PS7) as planned, and on an UltraScale+ board (kv260, PS8) re-planned from the
+same profile; from Vitis HLS IP and from the packaged built-in RTL."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from test_vivado import STANDIN, ok, report, run_standin, standin_args
+
+from partition.boards import load_board
+from partition.codegen.vivado import kernel_cell, overlay_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _hls_ip(tree: Path) -> list[str]:
+    """Stand-in Vitis HLS exports for every FPGA kernel of the tree; the kernels' names."""
+    data = json.loads((tree / "plan.json").read_text())
+    names = []
+    for t in data["tasks"]:
+        if t["placement"] != "fpga":
+            continue
+        k = t["kernel"]
+        size = json.loads(next((tree / "rtl" / k).glob("*_regmap.json")).read_text())["size"]
+        ip_dir = tree / "hls" / k / "prj" / "sol1" / "impl" / "ip"
+        subprocess.run(["tclsh", str(STANDIN), "-export-hls-ip", str(ip_dir), k, str(size)], check=True)
+        names.append(k)
+    return names
+
+
+def _check(tree: Path, board_name: str, app: str) -> None:
+    board = load_board(board_name)
+    names = _hls_ip(tree)
+    assert names
+    bit, hwh = overlay_files(app)
+    ok(run_standin(tree, "vivado/package_builtin_ip.tcl"))
+    for builtin in (False, True):
+        args = [*standin_args(board), "-expect-file", bit, "-expect-file", hwh]
+        ok(run_standin(tree, "vivado/build_overlay.tcl", *args, tclargs=("builtin",) if builtin else ()))
+        cells = {r[1] for r in report(tree) if r[0] == "cell"}
+        assert {kernel_cell(k) for k in names} <= cells
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_vivado_scripts_pass_on_pynq_z2(example_builds, example, tmp_path):
+    tree = tmp_path / example
+    shutil.copytree(example_builds[example][0], tree, ignore=shutil.ignore_patterns("results", "sim_build*"))
+    _check(tree, "pynq-z2", example)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_vivado_scripts_pass_on_kv260(example_builds, example, tmp_path):
+    src = example_builds[example][0]
+    tree = tmp_path / example
+    subprocess.run(
+        [sys.executable, "-m", "partition", "plan", str(ROOT / "examples" / f"{example}.py"), "--board", "kv260",
+         "--profile", str(src / "profile.json"), "--out", str(tree), "--quiet"],
+        check=True, capture_output=True, cwd=ROOT,
+    )  # fmt: skip
+    assert json.loads((tree / "plan.json").read_text())["board"]["name"] == "kv260"
+    _check(tree, "kv260", example)
