@@ -51,7 +51,12 @@ the start and d_j the (linear) duration of job j:
     occupies nothing (model.py), hence the activity terms. Two cores: binaries
     w_jc (sum_c w_jc = a_j) and the disjunction per core with (2 - w_jc - w_kc);
     restricted growth (core 1 only after core 0 has a job) breaks the symmetry.
-    Valid inequalities: cores * C >= CPU work, C >= FPGA work.
+    Valid inequalities: cores * C >= CPU work, C >= FPGA work, and per job k
+    cores * S_k >= CPU work of its ancestors, S_k >= their FPGA work,
+    cores * (C - S_k - d_k) >= CPU work of its descendants (the same for the
+    FPGA). With one core a transfer that is free only when both its ends are
+    on the CPU keeps no activity term on the CPU (it can sit at its
+    producer's end, which no other job on the core straddles).
     M_jk = H - tail_j - head_k with head/tail the shortest possible paths
     before/after a job, and H the greedy's makespan (k = 1) or the length of
     running every job one after the other (top-k). When the disjunctive
@@ -59,6 +64,14 @@ the start and d_j the (linear) duration of job j:
     relaxation without them (precedence + load bounds, a valid lower bound),
     list-schedules the best of its choice and the greedy's, and reports the
     gap between the two: status "Feasible".
+
+    `solve` (k = 1) adds the ordering pairs lazily (`_lazy_makespan`): the
+    first model has none, and each round adds the pairs whose jobs overlap on
+    one resource in the solver's point, until the point is a schedule of the
+    full model or the best schedule found (each round's choice, re-timed in
+    the solver's order or list-scheduled) meets the bound. Every round is a
+    relaxation of the full model, so its bound is valid and the gap at the
+    time limit is honest. `top_k` (k > 1) builds the full model at once.
 
 Warm start. `partition.solve.heuristic.greedy` (hot functions first, then a
 Kernighan–Lin pass) gives a full solution (for makespan with its list
@@ -132,6 +145,7 @@ MAX_PAIRS = 4000  # ordering binaries beyond which makespan solves the relaxatio
 _OBJ_UNITS = 1e6  # solver objective ~ 1e6 at the optimum (see Numerics)
 _TIE_REL = 1e-12  # "not worse" for the tie rule
 _CHECK_REL = 1e-6  # solver objective vs the model on the rounded choice
+_PROVEN_REL = 1e-9  # a schedule this close to the bound is optimal (lazy makespan)
 _FEAS_ABS = 1e-9  # same slack as model.feasible
 _VALID_ABS = 1e-3  # a solver's point must meet every row within this (solver units, objective ~1e6)
 
@@ -575,6 +589,7 @@ class _MJob:
     dmax: float
     preds: list[int]
     edge: int | None = None
+    point_ok: bool = False  # one core: may be kept out of other CPU jobs even when it lasts 0 (see below)
 
 
 def _possible(b: _Builder, n: str) -> list[int]:
@@ -619,6 +634,11 @@ def _makespan_jobs(b: _Builder) -> list[_MJob]:
             if c > 0:
                 _add(active, _indicator(b, e.src, e.dst, s_, d_))
         j = len(jobs)
+        # Free only when both ends are on the CPU, after a producer that occupies the core
+        # (or <main>): then the free transfer can sit at its producer's end, which no other
+        # job on the single core straddles, so ordering it like a real job loses nothing.
+        src_busy = e.src == MAIN or next(t.cpu_s for t in p.tasks if t.name == e.src) > 0
+        point_ok = src_busy and all(c > 0 or (s_, d_) == (0, 0) for (s_, d_), c in zip(placements, costs))
         jobs.append(
             _MJob(
                 f"{e.src}->{e.dst}",
@@ -630,6 +650,7 @@ def _makespan_jobs(b: _Builder) -> list[_MJob]:
                 max(costs),
                 [index[e.src]] if e.src != MAIN else [],
                 edge=k,
+                point_ok=point_ok,
             )
         )
         if e.dst != MAIN and e.dst != e.src:
@@ -694,8 +715,14 @@ def _closure(jobs: list[_MJob]) -> tuple[list[int], list[int], list[int]]:
     return order, desc, anc
 
 
-def _build_makespan(b: _Builder, horizon: float | None, relax: bool | None) -> dict:
-    """The F3 model (or its relaxation without ordering binaries); see the module docstring."""
+def _build_makespan(
+    b: _Builder, horizon: float | None, relax: bool | None, subset: set[tuple[int, int]] | None = None
+) -> dict:
+    """The F3 model (or its relaxation without ordering binaries); see the module docstring.
+
+    `subset`: only these ordering pairs get their disjunction (the lazy loop,
+    `_lazy_makespan`); the others are left out, which relaxes the model.
+    """
     p = b.p
     jobs = _makespan_jobs(b)
     n = len(jobs)
@@ -759,6 +786,8 @@ def _build_makespan(b: _Builder, horizon: float | None, relax: bool | None) -> d
     b.row(p.cpu_cores * C - b.expr(cpu_work, u) >= 0, "cpuload")
     if any(fpga_work.values()):
         b.row(C - b.expr(fpga_work, u) >= 0, "fpgaload")
+    if not relax:  # quadratic in the jobs: only for the disjunctive model's sizes
+        _add_flow_bounds(b, jobs, desc, anc, S, C, dur)
 
     o: dict[tuple[int, int], pulp.LpVariable] = {}
     w: dict[tuple[int, int], pulp.LpVariable] = {}
@@ -779,14 +808,17 @@ def _build_makespan(b: _Builder, horizon: float | None, relax: bool | None) -> d
                 else:
                     b.row(w[k, 1] - prev <= 0, "rg")
                     prev = prev + w[k, 0]
-        for j, k in pairs:
+        for j, k in pairs if subset is None else [q for q in pairs if q in subset]:
             var = o[j, k] = b.prob.add_variable(f"o{j:06d}_{k:06d}", 0, 1, cat=pulp.LpBinary)
             mjk = max(0.0, H - tail[j] - head[k]) * u
             mkj = max(0.0, H - tail[k] - head[j]) * u
             acts = []
             if can_cpu[j] and can_cpu[k]:
                 if cores == 1:
-                    acts.append(b.expr(jobs[j].on_cpu) + b.expr(jobs[k].on_cpu))
+                    acts.append(
+                        b.expr(_const(1.0) if jobs[j].point_ok else jobs[j].on_cpu)
+                        + b.expr(_const(1.0) if jobs[k].point_ok else jobs[k].on_cpu)
+                    )
                 else:
                     acts += [w[j, c] + w[k, c] for c in range(cores)]
             if can_fpga[j] and can_fpga[k]:
@@ -794,7 +826,76 @@ def _build_makespan(b: _Builder, horizon: float | None, relax: bool | None) -> d
             for both in acts:
                 b.row(S[k] - S[j] - dur[j] + mjk * (1 - var) + mjk * (2 - both) >= 0, "djk")
                 b.row(S[j] - S[k] - dur[k] + mkj * var + mkj * (2 - both) >= 0, "dkj")
-    return {"C": C, "S": S, "o": o, "w": w, "jobs": jobs, "relaxed": relax, "pairs": len(pairs), "H": H}
+    return {
+        "C": C,
+        "S": S,
+        "o": o,
+        "w": w,
+        "jobs": jobs,
+        "relaxed": relax,
+        "pairs": len(pairs),
+        "all_pairs": pairs,
+        "H": H,
+    }
+
+
+def _job_work(b: _Builder, jobs: list[_MJob]) -> tuple[list[Lin], list[Lin]]:
+    """Each job's time on a CPU core and on the FPGA, as linear expressions."""
+    n_tasks = len(b.p.tasks)
+    cpu: list[Lin] = []
+    fpga: list[Lin] = []
+    for k, j in enumerate(jobs):
+        if k < n_tasks:
+            t = b.p.tasks[k]
+            cpu.append(_add(_const(t.cpu_s), b.x[t.name], -t.cpu_s) if t.cpu_s > 0 else {})
+            fpga.append(b.fpga_time(t.name))
+        else:
+            cpu.append(dict(j.dur))
+            fpga.append({})
+    return cpu, fpga
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        k = (mask & -mask).bit_length() - 1
+        out.append(k)
+        mask &= mask - 1
+    return out
+
+
+def _add_flow_bounds(
+    b: _Builder, jobs: list[_MJob], desc: list[int], anc: list[int], S: list, C, dur: list
+) -> None:
+    """Valid inequalities from the work that must come before or after each job.
+
+    Every ancestor of job k ends before k starts, and the ancestors on the CPU
+    share the cores (the ones on the FPGA share the FPGA), so
+        cores * S_k >= CPU work of anc(k),   S_k >= FPGA work of anc(k);
+    likewise every descendant starts after k ends:
+        cores * (C - S_k - d_k) >= CPU work of desc(k),   C - S_k - d_k >= FPGA work of desc(k).
+    The plain load bounds ignore precedence and the critical path ignores
+    resources; these combine the two and close most of the LP gap.
+    """
+    cores = b.p.cpu_cores
+    u = b.u
+    cpu, fpga = _job_work(b, jobs)
+    for k in range(len(jobs)):
+        for mask, after in ((anc[k], False), (desc[k], True)):
+            members = _bits(mask)
+            if not members:
+                continue
+            for work, mult, name in ((cpu, cores, "cpu"), (fpga, 1, "fpga")):
+                w: Lin = {}
+                for q in members:
+                    _add(w, work[q])
+                if not any(c for v, c in w.items()):
+                    continue
+                if after:
+                    lhs = mult * (C - S[k] - dur[k])
+                    b.row(lhs - b.expr(w, u) >= 0, f"{name}after")
+                else:
+                    b.row(mult * S[k] - b.expr(w, u) >= 0, f"{name}before")
 
 
 # --------------------------------------------------------------------------- warm start
@@ -1146,7 +1247,7 @@ def top_k(
     else:
         if k == 1 and greedy is not None:
             horizon = (greedy.objective_s - problem.base_s) * (1 + 1e-6)  # a thin slab is numerically fragile
-        extra = _build_makespan(b, horizon, None)
+        extra = _build_makespan(b, horizon, None, set() if k == 1 else None)
     b.finish_ands()
     lp = _Lp(b.prob, scale, b.z, b.x, problem.objective, extra, opts=fold.opts, ands=b.ands)
     stats["variables"] = len(lp.prob.variables()) - 1  # without the constant carrier
@@ -1156,6 +1257,8 @@ def top_k(
 
     if problem.objective == "makespan" and extra["relaxed"]:
         return [_relaxed_makespan(problem, lp, solver, time_limit_s, msg, greedy, start, stats)]
+    if problem.objective == "makespan" and k == 1:
+        return [_lazy_makespan(problem, fold, scale, solver, time_limit_s, msg, greedy, start, stats)]
 
     out: list[Solution] = []
     seen: set[tuple] = set()
@@ -1312,6 +1415,129 @@ def _prefer_cpu(
                 x, var = x2, var2
                 changed = True
     return x, var, _evaluate_choice(problem, x, var)
+
+
+def _overlaps(lp: _Lp, values: dict, cores: int, subset: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Ordering pairs left out of the model that share a resource and overlap in the solver's point."""
+    ex = lp.extra
+    jobs: list[_MJob] = ex["jobs"]
+    H = ex["H"]
+    s = [values.get(v, 0.0) / lp.scale for v in ex["S"]]
+    d = [_value(j.dur, values) for j in jobs]
+    cpu = [_value(j.on_cpu, values) > 0.5 for j in jobs]
+    fpga = [_value(j.on_fpga, values) > 0.5 for j in jobs]
+    core = [int(values.get(ex["w"].get((k, 1)), 0.0) > 0.5) if cores == 2 else 0 for k in range(len(jobs))]
+    tol = 1e-9 * H  # far above the solvers' tolerances (objective ~1e6 units)
+    out = set()
+    for j, k in ex["all_pairs"]:
+        if (j, k) in subset:
+            continue
+        shared = (cpu[j] and cpu[k] and core[j] == core[k]) or (fpga[j] and fpga[k])
+        if shared and min(s[j] + d[j], s[k] + d[k]) - max(s[j], s[k]) > tol:
+            out.add((j, k))
+    return out
+
+
+def _lazy_makespan(
+    problem: Problem,
+    fold: _Fold,
+    scale: float,
+    solver: str,
+    time_limit_s: float | None,
+    msg: bool,
+    greedy: heuristic.Choice | None,
+    start: float,
+    stats: dict[str, int],
+) -> Solution:
+    """The disjunctive makespan model with its ordering pairs added lazily (row generation).
+
+    The first model has no ordering pair at all: choices, precedence, the load
+    and flow bounds (a relaxation, usually within a few per cent). Its optimum
+    is a lower bound; its choice, re-timed in the order of its start times,
+    is a valid schedule and an upper bound. Every pair of jobs that overlaps on
+    one resource in the solver's point gets its disjunction and the model is
+    solved again (with the best schedule so far as its warm start and horizon).
+    It stops when the bound meets the best schedule (Optimal), when the solver's
+    point overlaps nowhere (then it is a schedule of the full model: Optimal),
+    or at the time limit (the best schedule with the last bound: its gap).
+    Every model is a relaxation of the full one, so the bound is always valid
+    and the result is the full model's optimum.
+    """
+    deadline = None if time_limit_s is None else start + time_limit_s
+    cores = problem.cpu_cores
+    subset: set[tuple[int, int]] = set()
+    best = (
+        None if greedy is None else (greedy.objective_s, greedy.assignment, greedy.variant, greedy.schedule)
+    )
+    bound: float | None = None
+    proven = False
+    rounds = 0
+    while True:
+        horizon = None if best is None else (best[0] - problem.base_s) * (1 + 1e-6)
+        b = _Builder(problem, fold, scale)
+        extra = _build_makespan(b, horizon, False, subset)
+        b.finish_ands()
+        lp = _Lp(b.prob, scale, b.z, b.x, problem.objective, extra, opts=fold.opts, ands=b.ands)
+        if best is not None:
+            _warm_values(b, extra, heuristic.Choice(best[1], best[2], best[0], schedule=best[3]))
+        rounds += 1
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0.05:
+            break
+        run = _run(lp, solver, remaining, msg, best is not None)
+        if run.values is None:
+            if run.status == "Infeasible" and best is None:
+                return _no_solution("Infeasible", solver, start, stats)
+            break
+        if run.bound_s is not None:
+            bound = run.bound_s if bound is None else max(bound, run.bound_s)
+        x, var = _choice(problem, lp, run.values)
+        if not feasible(problem, x, var):
+            raise RuntimeError(f"{solver} returned a choice that violates the model: {x} {var}")
+        sched = _ilp_schedule(problem, lp, run.values, x, var)
+        length = schedule_length(problem, x, var, sched)
+        ls_len, ls_sched = heuristic.list_schedule(problem, chosen(problem, x, var))
+        if ls_len < length:
+            length, sched = ls_len, ls_sched
+        if best is None or length < best[0]:
+            best = (length, x, var, sched)
+        if bound is not None and best[0] <= bound + _PROVEN_REL * best[0]:
+            proven = True
+            break
+        if run.status != "Optimal":  # the time limit stopped this round
+            break
+        more = _overlaps(lp, run.values, cores, subset)
+        if not more:  # the point is a schedule of the full model
+            proven = True
+            break
+        subset |= more
+    stats["lazy_pairs"] = len(subset)
+    stats["rounds"] = rounds
+    if best is None:
+        return _no_solution("Not Solved", solver, start, stats)
+    length, x, var, sched = best
+    # the exact search costs seconds on schedules it cannot finish: only for a proven optimum
+    ev = _evaluate_choice(problem, x, var, {"schedule": sched}) if proven else _Eval(length, sched, False)
+    if bound is not None and ev.objective_s < bound - _CHECK_REL * max(abs(bound), ev.objective_s):
+        raise RuntimeError(
+            f"{solver}'s bound {bound!r} s exceeds the model's {ev.objective_s!r} s for {x} {var}"
+        )
+    if proven:
+        x, var, ev = _prefer_cpu(problem, fold, x, var, ev, set(), "choice")
+    gap: float | None = 0.0
+    if not proven:
+        gap = None if bound is None else max(0.0, (ev.objective_s - bound) / max(ev.objective_s, 1e-300))
+    return Solution(
+        assignment={n: int(x[n]) for n in fold.names},
+        objective_s=ev.objective_s,
+        status="Optimal" if proven else "Time limit",
+        solver=solver,
+        gap=gap,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+        variant={n: var[n] for n in fold.names if n in var},
+        schedule=ev.schedule,
+    )
 
 
 def _relaxed_makespan(
