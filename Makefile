@@ -37,3 +37,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf build
+
+# differential fuzzing: N random kernels through Python, C simulation and (a share) RTL simulation
+N ?= 2000
+SEED ?= 1
+RTL_FRACTION ?= 0.35
+.PHONY: fuzz
+fuzz: $(STAMP)
+	$(BIN)/python -m partition.fuzz --cases $(N) --seed $(SEED) --rtl-fraction $(RTL_FRACTION) --report benchmarks/results/fuzz.md

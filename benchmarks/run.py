@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_baselines, bench_fidelity, bench_pipeline, bench_solve
+from benchmarks import bench_acceptance, bench_baselines, bench_fidelity, bench_pipeline, bench_solve
 
 
 def main() -> int:
@@ -14,6 +14,7 @@ def main() -> int:
         ("baselines", bench_baselines.main),
         ("pipeline", bench_pipeline.main),
         ("fidelity", bench_fidelity.main),
+        ("acceptance", bench_acceptance.main),
     ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])

@@ -1024,21 +1024,30 @@ class _Scheduler:
         return LoopSchedule(label, path, s.var, trip, True, ii, depth, 0, entries, reasons, body)
 
     def _raw_ii(self, r: _Region, s: ir.For, trip: int) -> int:
-        """II needed by a store in one iteration feeding a load of a later iteration."""
+        """II that keeps the accesses to one array of successive iterations in program order.
+
+        For an access `first` of iteration i and an access `then` of iteration i + d to the
+        same address (at least one a store), `then` must come at least one cycle after
+        `first`: then.cycle + d x II >= first.cycle + 1. Store -> load (a value fed to a
+        later iteration), store -> store (a late store overtaken by the next iteration's
+        early one to the same address) and load -> store (a late load that would read the
+        next iteration's value). Where the addresses are not comparable affine forms of the
+        loop variable, d = 1 is assumed."""
         need = 1
         step = s.step
-        for st in r.accesses:
-            if st.kind != "store":
-                continue
-            for ld in r.accesses:
-                if ld.kind != "load" or ld.array != st.array:
+        for first in r.accesses:
+            for then in r.accesses:
+                if then.array != first.array or "store" not in (first.kind, then.kind):
                     continue
-                a, b = st.affine, ld.affine
+                if first.kind == "load" and then.kind == "load":
+                    continue
+                a, b = first.affine, then.affine
                 if a is None or b is None or a[2] != b[2] or a[0] != b[0]:
-                    need = max(need, 2, st.cycle + 1 - ld.cycle)
+                    floor = 2 if first.kind == "store" and then.kind == "load" else 1
+                    need = max(need, floor, first.cycle + 1 - then.cycle)
                     continue
                 stride = a[0] * step
-                delta = a[1] - b[1]  # store offset - load offset
+                delta = a[1] - b[1]  # first's offset - then's offset: equal after d iterations
                 if stride == 0:
                     dist = 1 if delta == 0 else 0
                 elif delta % stride == 0:
@@ -1046,7 +1055,7 @@ class _Scheduler:
                 else:
                     dist = 0
                 if dist >= 1 and dist < max(1, trip):
-                    need = max(need, math.ceil((st.cycle + 1 - ld.cycle) / dist))
+                    need = max(need, math.ceil((first.cycle + 1 - then.cycle) / dist))
         return need
 
 
