@@ -104,6 +104,7 @@ def normalise_reason(text: str) -> str:
     text = re.sub(
         r"\b(?!(?:u?int|float)\d+\b)[A-Za-z_]\w*\d\w*\b", "<name>", text
     )  # generated names (acc3, fz12, pair9_ret0), not dtypes
+    text = re.sub(r"ndarray\[\w+\]", "ndarray[<dtype>]", text)
     text = re.sub(r"\b\d+\b", "N", text)
     return text[:160]
 
