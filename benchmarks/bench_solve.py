@@ -53,6 +53,7 @@ CASES = (
 RUNS = 1
 SEED = 1
 TIME_LIMIT_S = 20.0
+MAKESPAN_TIME_LIMIT_S = 40.0  # CP-SAT proves 40 tasks on one core in about 25 s here
 RESOURCE_SCALE = 0.25  # kernels a quarter of HLS size: dozens compete for the budget
 TARGET_TASKS, TARGET_S = 1000, 10.0
 
@@ -70,7 +71,14 @@ def instance(n: int, seed: int, objective: str, cores: int):
     return p
 
 
-def bench(sizes: list[int], objectives: list[str], runs: int, seed: int, time_limit_s: float) -> list[dict]:
+def bench(
+    sizes: list[int],
+    objectives: list[str],
+    runs: int,
+    seed: int,
+    time_limit_s: float,
+    makespan_limit_s: float,
+) -> list[dict]:
     rows = []
     for objective, cores, only in CASES:
         if objective not in objectives:
@@ -82,8 +90,9 @@ def bench(sizes: list[int], objectives: list[str], runs: int, seed: int, time_li
             greedy_s = time.perf_counter() - t0
             greedy_obj = g.objective_s if g is not None else None
             proven = []
-            for solver in available_solvers():
-                r = _bench_one(problem, solver, runs, time_limit_s)
+            limit = makespan_limit_s if objective == "makespan" else time_limit_s
+            for solver in [s for s in available_solvers() if s != "cpsat" or objective == "makespan"]:
+                r = _bench_one(problem, solver, runs, limit)
                 r |= {
                     "objective": objective,
                     "cores": cores,
@@ -101,7 +110,8 @@ def bench(sizes: list[int], objectives: list[str], runs: int, seed: int, time_li
                     f"{r['status']:10s} gap {gap}  objective {r['objective_s']:.6g}  greedy {greedy_obj!s:.8}",
                     flush=True,
                 )
-            if proven and max(proven) - min(proven) > 1e-9 * max(proven):
+            # CP-SAT's optimum is exact up to its integral time unit (1/2^32 of the serial time)
+            if proven and max(proven) - min(proven) > 1e-7 * max(proven):
                 raise SystemExit(f"the solvers disagree on the {n}-task {objective} problem: {proven}")
     return rows
 
@@ -145,7 +155,9 @@ def markdown(rows: list[dict], env: dict) -> str:
         f" seed {env['seed']}, kernels at {RESOURCE_SCALE:g}× HLS size so that dozens compete for the xc7z020"
         " budget at 80 %) with 1–4 implementation variants per FPGA-capable task (`with_variants`)."
         f" Median of {env['runs']} run(s) of `partition.solve.ilp.solve` (greedy warm start + model build +"
-        f" solver + tie-breaking pass), time limit {env['time_limit_s']:g} s per solve."
+        f" solver + tie-breaking pass), time limit {env['time_limit_s']:g} s per solve"
+        f" ({env.get('makespan_time_limit_s', env['time_limit_s']):g} s for makespan)."
+        " CP-SAT (OR-tools) solves the makespan objective only (`partition.solve.cpsat`)."
         " *greedy*: the hot-function-first + Kernighan–Lin heuristic alone (`partition.solve.heuristic.greedy`),"
         " *vs greedy*: how much the ILP's objective improves on it. Produced by `benchmarks/bench_solve.py`.",
         "",
@@ -180,9 +192,12 @@ def markdown(rows: list[dict], env: dict) -> str:
     mk = [r for r in rows if r["objective"] == "makespan"]
     if mk:
         small = [r for r in mk if r["tasks"] <= 40]
-        exact = all(r["status"] == "Optimal" for r in small)
+        cases = {(r["tasks"], r["cores"]) for r in small}
+        exact = all(
+            any(r["status"] == "Optimal" for r in small if (r["tasks"], r["cores"]) == c) for c in cases
+        )
         lines.append(
-            f"- makespan exact up to 40 tasks: {'met' if exact else 'NOT met'} ("
+            f"- makespan exact up to 40 tasks (by at least one solver): {'met' if exact else 'NOT met'} ("
             + ", ".join(f"{r['tasks']}/{r['cores']}c/{r['solver']}: {r['status']}" for r in small)
             + ")."
         )
@@ -205,7 +220,8 @@ def markdown(rows: list[dict], env: dict) -> str:
     lines += [
         "",
         f"Environment: Python {env['python']}, PuLP {env['pulp']}, highspy {env['highspy']}, "
-        f"{env['cpus']} CPUs (shared); both solvers run single-threaded.",
+        f"OR-tools {env.get('ortools')}, {env['cpus']} CPUs (shared); CBC and HiGHS run single-threaded,"
+        " CP-SAT one deterministic worker first, then its parallel portfolio.",
         "",
     ]
     return "\n".join(lines)
@@ -218,18 +234,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=RUNS)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--time-limit", type=float, default=TIME_LIMIT_S)
+    ap.add_argument("--makespan-time-limit", type=float, default=MAKESPAN_TIME_LIMIT_S)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = ap.parse_args(argv)
 
-    rows = bench(args.sizes, args.objectives, args.runs, args.seed, args.time_limit)
+    rows = bench(args.sizes, args.objectives, args.runs, args.seed, args.time_limit, args.makespan_time_limit)
     env = {
         "python": platform.python_version(),
         "pulp": _version("pulp"),
         "highspy": _version("highspy"),
+        "ortools": _version("ortools"),
         "cpus": os.cpu_count(),
         "runs": args.runs,
         "seed": args.seed,
         "time_limit_s": args.time_limit,
+        "makespan_time_limit_s": args.makespan_time_limit,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "solve.json").write_text(

@@ -280,9 +280,10 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
         )
     p.add_argument(
         "--solver",
-        default="cbc",
-        choices=["cbc", "highs"],
-        help="ILP solver (default cbc, bundled with PuLP; highs needs highspy)",
+        default="auto",
+        choices=["auto", "cbc", "highs", "cpsat"],
+        help="solver: cbc (bundled with PuLP), highs (needs highspy), cpsat (OR-tools, makespan only); "
+        "auto (default): cpsat for the makespan objective where installed, cbc otherwise",
     )
     p.add_argument(
         "--time-limit",

@@ -33,7 +33,7 @@ from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, generate_rtl
 from partition.solve import costs, heuristic
 from partition.solve.explain import explain_infeasible, no_kernel_fits
-from partition.solve.ilp import top_k
+from partition.solve.ilp import default_solver, top_k
 from partition.solve.model import (
     OBJECTIVES,
     RESOURCES,
@@ -82,7 +82,7 @@ class Options:
     max_util: float = 0.8
     pin_cpu: list[str] = field(default_factory=list)
     pin_fpga: list[str] = field(default_factory=list)
-    solver: str = "cbc"
+    solver: str = "auto"  # "auto": ilp.default_solver for the objective
     timings: bool = False
     cores: int | None = None  # CPU cores for makespan/throughput (None: the board's, at most 2)
     time_limit_s: float | None = None
@@ -244,10 +244,13 @@ def solve_prepared(prep: Prepared, opts: Options, k: int | None = None) -> list[
             raise PartitionError(
                 f"no kernel fits the budget: {msg}; raise --max-util or choose a larger board"
             )
+    count = k or opts.top_k
     sols = top_k(
         problem,
-        k or opts.top_k,
-        solver=opts.solver,
+        count,
+        solver=default_solver(problem.objective, count, len(problem.tasks))
+        if opts.solver == "auto"
+        else opts.solver,
         time_limit_s=opts.time_limit_s,
         distinct="placement",
     )

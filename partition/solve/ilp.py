@@ -118,7 +118,7 @@ from typing import Any
 import pulp
 
 from partition.errors import PartitionError
-from partition.solve import heuristic
+from partition.solve import cpsat, heuristic
 from partition.solve.model import EXACT_SPLIT_TASKS as _EXACT_SPLIT
 from partition.solve.model import (
     MAIN,
@@ -139,7 +139,7 @@ from partition.solve.model import (
     throughput_loads,
 )
 
-SOLVERS = ("cbc", "highs")
+SOLVERS = ("cbc", "highs", "cpsat")
 MAX_PAIRS = 4000  # ordering binaries beyond which makespan solves the relaxation
 
 _OBJ_UNITS = 1e6  # solver objective ~ 1e6 at the optimum (see Numerics)
@@ -173,7 +173,23 @@ def available_solvers() -> list[str]:
         out.append("cbc")
     if pulp.HiGHS(msg=False).available():
         out.append("highs")
+    if cpsat.available():
+        out.append("cpsat")
     return out
+
+
+CPSAT_MAX_TASKS = 300  # beyond this CP-SAT found no better schedule than the greedy one in 40 s
+
+
+def default_solver(objective: str, k: int = 1, tasks: int = 0) -> str:
+    """The solver `--solver auto` picks: CP-SAT for one makespan plan where installed, else CBC.
+
+    CP-SAT proves makespan plans the MILP cannot (benchmarks/results/solve.md); on
+    graphs of a thousand tasks the MILP's relaxation and list schedule do better.
+    """
+    if objective == "makespan" and k == 1 and tasks <= CPSAT_MAX_TASKS and "cpsat" in available_solvers():
+        return "cpsat"
+    return "cbc"
 
 
 def _check_solver(solver: str) -> None:
@@ -184,7 +200,10 @@ def _check_solver(solver: str) -> None:
             f"(supported: {', '.join(SOLVERS)})"
         )
     if solver not in avail:
-        hint = " (install the `highs` extra: pip install highspy)" if solver == "highs" else ""
+        hint = {
+            "highs": " (install the `highs` extra: pip install highspy)",
+            "cpsat": " (install the `cpsat` extra: pip install ortools)",
+        }.get(solver, "")
         raise PartitionError(
             f"solver {solver!r} is not available{hint}; available here: {', '.join(avail) or 'none'}"
         )
@@ -1227,6 +1246,11 @@ def top_k(
         raise PartitionError(f"solver time limit {time_limit_s!r} s must be a positive number of seconds")
     check_problem(problem)
     _check_solver(solver)
+    if solver == "cpsat" and (problem.objective != "makespan" or k != 1):
+        raise PartitionError(
+            "solver 'cpsat' finds one plan for the makespan objective; use cbc or highs for "
+            + ("the " + problem.objective + " objective" if problem.objective != "makespan" else "--top-k")
+        )
     start = time.perf_counter()
     fold = _fold(problem)
     stats = {"variables": 0, "constraints": 0, "free_tasks": len(fold.free), "fixed_tasks": len(fold.fixed)}
@@ -1236,6 +1260,23 @@ def top_k(
     greedy = heuristic.greedy(problem) if warm_start or problem.objective != "latency" else None
     if greedy is not None and not feasible(problem, greedy.assignment, greedy.variant):
         greedy = None  # cannot happen; keep the warm start honest
+    if solver == "cpsat":
+        fixed = dict(fold.fixed)
+        sol = cpsat.solve_makespan(
+            problem,
+            fold.opts,
+            fixed,
+            time_limit_s=time_limit_s,
+            msg=msg,
+            greedy=greedy,
+            start=start,
+            stats=stats,
+        )
+        if sol.status == "Optimal":
+            ev = _evaluate_choice(problem, sol.assignment, sol.variant, {"schedule": sol.schedule})
+            x, var, ev = _prefer_cpu(problem, fold, sol.assignment, sol.variant, ev, set(), "choice")
+            sol.assignment, sol.variant, sol.objective_s, sol.schedule = x, var, ev.objective_s, ev.schedule
+        return [sol]
     ref = greedy.objective_s if greedy is not None else _serial_bound(problem)
     scale = _OBJ_UNITS / max(ref, 1e-12)
     b = _Builder(problem, fold, scale)

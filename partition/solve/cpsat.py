@@ -1,0 +1,500 @@
+"""The makespan objective with CP-SAT (OR-tools): optional intervals instead of big-M disjunctions.
+
+The MILP of `partition.solve.ilp` proves optimality only on small graphs:
+its big-M orderings leave the LP bound at the CPU's work and miss the time a
+core waits for a short FPGA job. A constraint solver reasons on the
+intervals themselves (edge finding, energetic reasoning, clause learning),
+which is what this scheduling problem needs. Same model (model.py), other
+formulation:
+
+* every task has one presence literal per option (the CPU, each FPGA variant
+  it may use), exactly one true; each option of positive length is an
+  optional interval of that length on the CPU or on the FPGA, all sharing
+  the task's start;
+* every edge is a transfer job on the CPU with its own start: one optional
+  interval per placement of its ends with a positive cost (presence: the AND
+  of the two placements), after its producer and before its consumer;
+* the FPGA is a no-overlap resource; the CPU cores are a cumulative resource
+  of capacity `cpu_cores` (intervals that never overlap more than `cores` at
+  a time can always be put on that many cores: interval graphs are perfect);
+* budgets and exclusive pairs as in the ILP; minimise the largest end.
+
+Time is integral in CP-SAT: durations are rounded to units of
+serial / 2^32 (serial: every job at its longest, one after the other), so a
+unit is about 2e-10 of the horizon (with units of 2^-40 CP-SAT's presolve
+returned a wrong optimum on a 14-task graph: its coefficients overflow). The result is re-timed in floating point
+from the solver's order (`model.schedule_entries`) and checked by
+`model.schedule_length`; the proven bound subtracts the rounding of every job
+(half a unit each), so the reported gap is honest to the last unit. Resource
+amounts that are not integers are scaled by 1e6 and the budget rounded up;
+a choice that then breaks a budget by rounding is excluded and the model
+solved again (it has not happened on any instance so far).
+
+Determinism. Parallel CP-SAT returns whichever optimal solution a worker
+found first, which would make build trees differ between runs. The search
+therefore first runs one deterministic worker (no LP, the greedy choice as a
+hint) for a quarter of the time limit; only if that does not prove the
+optimum does the parallel portfolio run, and once it has proven the optimal
+length one deterministic worker looks for a schedule of exactly that length
+again (its answer is then the same on every run). `stats["deterministic"]`
+is 0 when neither deterministic pass finished (the time limit cut the search).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from partition.errors import PartitionError
+from partition.solve import heuristic
+from partition.solve.model import (
+    MAIN,
+    RESOURCES,
+    Problem,
+    Solution,
+    Variant,
+    chosen,
+    feasible,
+    makespan_jobs,
+    schedule_entries,
+    schedule_length,
+    task_order,
+)
+
+_UNIT_BITS = 32  # durations in units of serial / 2^32 (40 bits overflowed inside CP-SAT)
+_RES_SCALE = 1_000_000  # non-integral resource amounts
+_FIRST_SHARE = 0.25  # share of the time limit for the first, deterministic pass
+_FIRST_S = 10.0  # its wall-clock budget without a time limit
+_WORKERS = 8  # the parallel portfolio (CP-SAT's subsolvers; threads share the cores)
+_FLOW_JOBS = 400  # the flow rows are quadratic in the jobs: only up to this many
+_PROVEN_REL = 1e-9  # a schedule this close to the bound is optimal
+
+
+def available() -> bool:
+    """Whether OR-tools' CP-SAT can be imported here."""
+    try:
+        from ortools.sat.python import cp_model  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@dataclass
+class _Model:
+    model: object
+    unit: float
+    C: object
+    lits: dict[str, list[tuple[Variant | None, object]]]  # task -> (option, presence literal)
+    task_start: dict[str, object]
+    edge_start: dict[int, object]
+    n_jobs: int
+
+
+def _integral(values: list[float]) -> bool:
+    return all(float(v).is_integer() for v in values)
+
+
+def _build(problem: Problem, opts: dict[str, list[Variant]], fixed: dict[str, int]) -> _Model:
+    from ortools.sat.python import cp_model
+
+    m = cp_model.CpModel()
+    serial = sum(max([t.cpu_s] + [v.fpga_s for v in t.options()]) for t in problem.tasks)
+    serial += sum(max(e.c00, e.c01, e.c10, e.c11) for e in problem.edges)
+    unit = max(serial, 1e-300) / 2**_UNIT_BITS
+    horizon = 2**_UNIT_BITS + len(problem.tasks) + len(problem.edges) + 1
+
+    def q(s: float) -> int:
+        return round(s / unit)
+
+    cpu_iv: list = []
+    fpga_iv: list = []
+    cpu_work: dict[object, list] = {}  # job (task name or edge index) -> its CPU time terms
+    fpga_work: dict[object, list] = {}
+    lits: dict[str, list[tuple[Variant | None, object]]] = {}
+    start: dict[str, object] = {}
+    end: dict[str, object] = {}
+    on_fpga: dict[str, object] = {}
+    for t in problem.tasks:
+        options: list[Variant | None] = []
+        if fixed.get(t.name) != 1:
+            options.append(None)
+        if fixed.get(t.name) != 0:
+            options += opts[t.name]
+        s = m.new_int_var(0, horizon, f"s_{t.name}")
+        e = m.new_int_var(0, horizon, f"e_{t.name}")
+        start[t.name], end[t.name] = s, e
+        terms = []
+        here = []
+        for v in options:
+            b = m.new_bool_var(f"b_{t.name}_{'cpu' if v is None else v.name}")
+            here.append((v, b))
+            d = q(t.cpu_s if v is None else v.fpga_s)
+            if d > 0:
+                terms.append(d * b)
+                iv = m.new_optional_fixed_size_interval_var(s, d, b, f"i_{t.name}")
+                (cpu_iv if v is None else fpga_iv).append(iv)
+                (cpu_work if v is None else fpga_work).setdefault(t.name, []).append(d * b)
+        m.add_exactly_one([b for _, b in here])
+        m.add(e == s + sum(terms))
+        lits[t.name] = here
+        fl = [b for v, b in here if v is not None]
+        x = m.new_bool_var(f"x_{t.name}")
+        m.add(x == sum(fl))
+        on_fpga[t.name] = x
+
+    for r in RESOURCES:
+        cap = problem.budget.get(r, math.inf)
+        if cap == math.inf:
+            continue
+        used = [(v.resources.get(r, 0.0), b) for n in lits for v, b in lits[n] if v is not None]
+        used = [(a, b) for a, b in used if a]
+        if not used:
+            continue
+        k = 1 if _integral([a for a, _ in used] + [cap]) else _RES_SCALE
+        # rounding up the budget by every term's half unit keeps every feasible choice
+        limit = math.floor(cap * k) + (0 if k == 1 else len(used))
+        m.add(sum(round(a * k) * b for a, b in used) <= limit)
+    for a, c in problem.exclusive:
+        if a in on_fpga and c in on_fpga:
+            m.add_bool_or([on_fpga[a].Not(), on_fpga[c].Not()])
+    for a, c in task_order(problem):
+        m.add(start[c] >= end[a])
+
+    C = m.new_int_var(0, horizon, "C")
+    for t in problem.tasks:
+        m.add(end[t.name] <= C)
+    edge_start: dict[int, object] = {}
+    edge_end: dict[int, object] = {}
+    n_jobs = len(problem.tasks)
+    for k, e in enumerate(problem.edges):
+        placements = [(s_, d_) for s_ in (0, 1) for d_ in (0, 1)]
+        if e.src == e.dst:
+            placements = [(0, 0), (1, 1)]
+        se = m.new_int_var(0, horizon, f"se{k}")
+        ee = m.new_int_var(0, horizon, f"ee{k}")
+        edge_start[k], edge_end[k] = se, ee
+        terms = []
+        for s_, d_ in placements:
+            d = q(e.cost(s_, d_))
+            if d <= 0:
+                continue
+            conds = []
+            possible = True
+            for node, val in ((e.src, s_), (e.dst, d_)) if e.src != e.dst else ((e.src, s_),):
+                if node == MAIN:
+                    possible &= val == 0
+                    continue
+                conds.append(on_fpga[node] if val else on_fpga[node].Not())
+            if not possible:
+                continue
+            if not conds:
+                lit = m.new_constant(1)
+            elif len(conds) == 1:
+                lit = conds[0]
+            else:
+                lit = m.new_bool_var(f"p{k}_{s_}{d_}")
+                m.add_bool_and(conds).only_enforce_if(lit)
+                m.add_bool_or([c.Not() for c in conds] + [lit])
+            terms.append(d * lit)
+            cpu_work.setdefault(k, []).append(d * lit)
+            cpu_iv.append(m.new_optional_fixed_size_interval_var(se, d, lit, f"t{k}_{s_}{d_}"))
+        if terms:
+            n_jobs += 1
+        m.add(ee == se + sum(terms))
+        if e.src != MAIN:
+            m.add(se >= end[e.src])
+        if e.dst != MAIN and e.dst != e.src:
+            m.add(start[e.dst] >= ee)
+        m.add(ee <= C)
+    if len(problem.tasks) + len(problem.edges) <= _FLOW_JOBS:
+        _flow_bounds(m, problem, C, start, end, edge_start, edge_end, cpu_work, fpga_work)
+    if problem.cpu_cores == 1:
+        m.add_no_overlap(cpu_iv)
+    else:
+        m.add_cumulative(cpu_iv, [1] * len(cpu_iv), problem.cpu_cores)
+    m.add_no_overlap(fpga_iv)
+    m.minimize(C)
+    return _Model(m, unit, C, lits, start, edge_start, n_jobs)
+
+
+def _flow_bounds(m, problem: Problem, C, start, end, edge_start, edge_end, cpu_work, fpga_work) -> None:
+    """Redundant rows: the work of a job's ancestors precedes it, its descendants' work follows it.
+
+        cores * S_k >= CPU work of anc(k),          S_k >= FPGA work of anc(k),
+        cores * (C - E_k) >= CPU work of desc(k),   C - E_k >= FPGA work of desc(k).
+    The cumulative and no-overlap propagators see resources and precedences
+    one at a time; these rows join them and give the search a far better
+    bound from the start (two cores especially).
+    """
+    names = [t.name for t in problem.tasks]
+    succ: dict[str, set[str]] = {n: set() for n in names}
+    for a, c in task_order(problem):
+        succ[a].add(c)
+    desc: dict[str, set[str]] = {}
+
+    def down(n: str) -> set[str]:
+        if n not in desc:
+            out: set[str] = set()
+            for c in succ[n]:
+                out |= {c} | down(c)
+            desc[n] = out
+        return desc[n]
+
+    anc: dict[str, set[str]] = {n: set() for n in names}
+    for n in names:
+        for c in down(n):
+            anc[c].add(n)
+    # a transfer into task d comes before d and its descendants,
+    # and a transfer out of task s comes after s and its ancestors
+    into: dict[str, list[int]] = {n: [] for n in names}
+    out_of: dict[str, list[int]] = {n: [] for n in names}
+    for k, e in enumerate(problem.edges):
+        if e.dst in into and e.dst != e.src:
+            into[e.dst].append(k)
+        if e.src in out_of:
+            out_of[e.src].append(k)
+
+    def work(table: dict, tasks: set[str], edges: set[int]) -> list:
+        return [t for n in sorted(tasks) for t in table.get(n, [])] + [
+            t for k in sorted(edges) for t in table.get(k, [])
+        ]
+
+    cores = problem.cpu_cores
+    jobs: list[tuple[object, object, set[str], set[int], set[str], set[int]]] = []
+    for n in names:
+        before = anc[n]
+        e_before = {k for a in before | {n} for k in into[a]}
+        after = down(n)
+        e_after = {k for a in after | {n} for k in out_of[a]}
+        jobs.append((start[n], end[n], before, e_before, after, e_after))
+    for k, e in enumerate(problem.edges):
+        if k not in cpu_work:
+            continue
+        before = set() if e.src == MAIN else anc[e.src] | {e.src}
+        e_before = {q for a in before for q in into[a]}
+        after = set() if e.dst in (MAIN, e.src) else down(e.dst) | {e.dst}
+        e_after = {q for a in after for q in out_of[a]}
+        jobs.append((edge_start[k], edge_end[k], before, e_before, after, e_after))
+    for s, e, before, e_before, after, e_after in jobs:
+        for table, mult in ((cpu_work, cores), (fpga_work, 1)):
+            w = work(table, before, e_before)
+            if w:
+                m.add(mult * s >= sum(w))
+            w = work(table, after, e_after)
+            if w:
+                m.add(mult * (C - e) >= sum(w))
+    for table, mult in ((cpu_work, cores), (fpga_work, 1)):
+        w = work(table, set(names), set(range(len(problem.edges))))
+        if w:
+            m.add(mult * C >= sum(w))
+
+
+def _hint(cm: _Model, problem: Problem, g: heuristic.Choice) -> None:
+    for n, here in cm.lits.items():
+        want = g.variant.get(n) if g.assignment.get(n) else None
+        for v, b in here:
+            cm.model.add_hint(b, (v is None and want is None) or (v is not None and v.name == want))
+
+
+@dataclass
+class _Pass:
+    status: str  # OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN, MODEL_INVALID
+    bound: int | None
+    found: tuple[dict[str, int], dict[str, str], dict[str, int], dict[int, int]] | None
+    objective: int | None
+
+
+def _run(cm: _Model, *, workers: int, wall_s: float | None, msg: bool) -> _Pass:
+    """One CP-SAT search. With one worker its result is the same on every run when it ends on its own."""
+    from ortools.sat.python import cp_model
+
+    sv = cp_model.CpSolver()
+    prm = sv.parameters
+    prm.num_workers = workers
+    prm.random_seed = 0
+    prm.log_search_progress = msg
+    if workers == 1:
+        prm.linearization_level = 0  # a pure CP search proves these instances fastest
+    if wall_s is not None:
+        prm.max_time_in_seconds = max(wall_s, 0.01)
+    st = sv.solve(cm.model)
+    name = sv.status_name(st)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        b = sv.best_objective_bound  # a search stopped before its first solution may still bound
+        ok = st == cp_model.UNKNOWN and math.isfinite(b) and b > 0
+        return _Pass(name, math.floor(b + 1e-9) if ok else None, None, None)
+    x: dict[str, int] = {}
+    var: dict[str, str] = {}
+    for n, here in cm.lits.items():
+        x[n] = 0
+        for v, b in here:
+            if sv.boolean_value(b) and v is not None:
+                x[n], var[n] = 1, v.name
+    starts = {n: sv.value(s) for n, s in cm.task_start.items()}
+    estarts = {k: sv.value(s) for k, s in cm.edge_start.items()}
+    bound = math.floor(sv.best_objective_bound + 1e-9)
+    return _Pass(name, bound, (x, var, starts, estarts), round(sv.objective_value))
+
+
+def _retime(
+    problem: Problem, unit: float, x: dict[str, int], var: dict[str, str], starts, estarts
+) -> tuple[float, list]:
+    """A floating-point schedule in the solver's order on every resource (and on its cores)."""
+    ch = chosen(problem, x, var)
+    jobs = makespan_jobs(problem, ch)
+    n_tasks = len(problem.tasks)
+    at = [starts[j.name] if k < n_tasks else estarts[j.edge] for k, j in enumerate(jobs)]
+    depth = [0] * len(jobs)  # ties in start time: predecessors first
+    for k in sorted(range(len(jobs)), key=lambda k: at[k]):
+        for p in jobs[k].preds:
+            depth[k] = max(depth[k], depth[p] + 1)
+    order = sorted(range(len(jobs)), key=lambda k: (at[k], depth[k], k))
+    cores = problem.cpu_cores
+    free_at = [-1] * cores  # integral end of each core's last job (the solver's times)
+    placed: list[tuple[int, int]] = []
+    for k in order:
+        core = 0
+        if jobs[k].resource == "cpu" and cores > 1:
+            core = min(range(cores), key=lambda c: (free_at[c] > at[k], -free_at[c], c))
+            free_at[core] = at[k] + round(jobs[k].duration / unit)
+        placed.append((k, core))
+    entries = schedule_entries(problem, jobs, placed, cores)
+    return schedule_length(problem, x, var, entries), entries
+
+
+def solve_makespan(
+    problem: Problem,
+    opts: dict[str, list[Variant]],
+    fixed: dict[str, int],
+    *,
+    time_limit_s: float | None,
+    msg: bool,
+    greedy: heuristic.Choice | None,
+    start: float,
+    stats: dict[str, int],
+) -> Solution:
+    """The makespan optimum (or, at the time limit, the best schedule and its gap)."""
+    if not available():
+        raise PartitionError("solver 'cpsat' needs OR-tools: pip install ortools")
+    deadline = None if time_limit_s is None else start + time_limit_s
+    cm = _build(problem, opts, fixed)
+    stats["cp_jobs"] = cm.n_jobs
+    if greedy is not None:
+        _hint(cm, problem, greedy)
+    slack = 0.5 * cm.n_jobs * cm.unit  # rounding of every job's length, in seconds
+
+    def left() -> float | None:
+        return None if deadline is None else deadline - time.perf_counter()
+
+    deterministic = True
+    first = _FIRST_S if time_limit_s is None else _FIRST_SHARE * time_limit_s
+    remaining = left()
+    res = _run(cm, workers=1, wall_s=first if remaining is None else min(first, remaining), msg=msg)
+    passes = 1
+    remaining = left()
+    if res.status in ("OPTIMAL", "INFEASIBLE"):
+        pass
+    elif remaining is not None and remaining <= 0.05:
+        deterministic = False
+    else:
+        par = _run(cm, workers=_WORKERS, wall_s=remaining, msg=msg)
+        passes += 1
+        bound = max([b for b in (par.bound, res.bound) if b is not None], default=None)
+        if par.status == "OPTIMAL" and par.objective is not None:
+            # the optimal length is unique: one deterministic worker finds a schedule of it again
+            cm.model.clear_hints()
+            cm.model.add(par.objective >= cm.C)
+            again = _run(cm, workers=1, wall_s=left(), msg=msg)
+            passes += 1
+            found = again.found if again.objective == par.objective else None
+            deterministic = found is not None
+            res = _Pass("OPTIMAL", par.bound, found or par.found, par.objective)
+        else:
+            deterministic = False
+            if par.found is not None and (res.found is None or par.objective < res.objective):
+                res = _Pass(par.status, bound, par.found, par.objective)
+            else:
+                res = _Pass(res.status, bound, res.found, res.objective)
+    stats["cp_passes"] = passes
+    stats["deterministic"] = int(deterministic)
+    if res.status == "INFEASIBLE":
+        return _empty("Infeasible", start, stats)
+    cands = []
+    if res.found is not None:
+        x, var, starts, estarts = res.found
+        if not feasible(problem, x, var):  # a budget broken only by the scaled resources
+            raise RuntimeError(f"cpsat returned a choice that breaks a budget: {x} {var}")
+        length, entries = _retime(problem, cm.unit, x, var, starts, estarts)
+        cands.append((length, 0, x, var, entries))
+    if greedy is not None:
+        cands.append((greedy.objective_s, 1, greedy.assignment, greedy.variant, greedy.schedule))
+    if not cands:
+        return _empty("Not Solved", start, stats)
+    length, _, x, var, entries = min(cands, key=lambda c: (c[0], c[1]))
+    bound_s = (
+        _path_bound(problem, opts, fixed)
+        if res.bound is None
+        else problem.base_s + res.bound * cm.unit - slack
+    )
+    gap = None if bound_s is None else max(0.0, (length - bound_s) / max(length, 1e-300))
+    if (
+        res.status == "OPTIMAL"
+        and bound_s is not None
+        and length <= bound_s + 2 * slack + _PROVEN_REL * length
+    ):
+        gap = 0.0  # the proven optimum, up to the rounding of the integral lengths
+    return Solution(
+        assignment={t.name: int(x.get(t.name, 0)) for t in problem.tasks},
+        objective_s=length,
+        status="Optimal" if gap == 0.0 else "Time limit",
+        solver="cpsat",
+        gap=gap,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+        variant={n: v for n, v in var.items() if x.get(n)},
+        schedule=entries,
+    )
+
+
+def _path_bound(problem: Problem, opts: dict[str, list[Variant]], fixed: dict[str, int]) -> float:
+    """base_s plus the longest path of shortest possible jobs: the bound when CP-SAT gave none."""
+    shortest = {}
+    for t in problem.tasks:
+        times = ([t.cpu_s] if fixed.get(t.name) != 1 else []) + [v.fpga_s for v in opts[t.name]]
+        shortest[t.name] = min(times, default=t.cpu_s)
+    after: dict[str, float] = {t.name: shortest[t.name] for t in problem.tasks}
+    edges = {}
+    for e in problem.edges:
+        if e.src in shortest and e.dst in shortest and e.src != e.dst:
+            c = min(e.c00, e.c01, e.c10, e.c11)
+            edges[e.src, e.dst] = max(edges.get((e.src, e.dst), 0.0), c)
+    order = task_order(problem)
+    succ: dict[str, list[str]] = {t.name: [] for t in problem.tasks}
+    indeg = {t.name: 0 for t in problem.tasks}
+    for a, c in order:
+        succ[a].append(c)
+        indeg[c] += 1
+    ready = [n for n, d in indeg.items() if d == 0]
+    longest = 0.0
+    while ready:
+        n = ready.pop()
+        longest = max(longest, after[n])
+        for c in succ[n]:
+            after[c] = max(after[c], after[n] + edges.get((n, c), 0.0) + shortest[c])
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                ready.append(c)
+    return problem.base_s + longest
+
+
+def _empty(status: str, start: float, stats: dict[str, int]) -> Solution:
+    return Solution(
+        assignment={},
+        objective_s=math.inf,
+        status=status,
+        solver="cpsat",
+        gap=None,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+    )
