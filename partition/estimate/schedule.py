@@ -289,7 +289,7 @@ class _Ctx:
         ram = self.rams[array]
         if ram.kind != "buffer" or ram.per_word == 1 or (array in self.lanes and self.lanes[array] is None):
             return
-        aff = _flat_affine(index, self.kernel.array_shape(array), None)
+        aff = flat_affine(index, self.kernel.array_shape(array), None)
         if aff is None or any(c % ram.per_word for _n, c in aff[2]):
             self.lanes[array] = None
         else:
@@ -350,7 +350,12 @@ def _add(a: tuple[int, int, tuple], b: tuple[int, int, tuple]) -> tuple[int, int
     return (a[0] + b[0], a[1] + b[1], tuple(sorted((n, c) for n, c in terms.items() if c)))
 
 
-def _flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None):
+def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None):
+    """The row-major flat index of `index` as an affine form in `loop_var`, or None when it is not affine.
+
+    The schedule (memory ports, RAW distances) and the variants (cyclic
+    partitioning needs a uniform stride) both ask this of array accesses.
+    """
     total: tuple[int, int, tuple] = (0, 0, ())
     stride = 1
     for e, dim in zip(reversed(index), reversed(shape or (1,))):
@@ -695,9 +700,7 @@ class _Region:
     def _load(self, e: ir.Load) -> _Val:
         ram = self.ctx.rams[e.array]
         addr = self._address(e.array, e.index)
-        aff = _flat_affine(
-            e.index, self.ctx.kernel.array_shape(e.array), self.loop.var if self.loop else None
-        )
+        aff = flat_affine(e.index, self.ctx.kernel.array_shape(e.array), self.loop.var if self.loop else None)
         self.ctx.read_lanes(e.array, e.index)
         c, _t = self._start(addr)
         c = max(c, self._order_after(e.array, "load", aff))
@@ -763,9 +766,7 @@ class _Region:
         addr = self._address(s.array, s.index)
         val = self.expr(s.value)
         deps = [*addr, val] + ([self.guard] if self.guard is not None else [])
-        aff = _flat_affine(
-            s.index, self.ctx.kernel.array_shape(s.array), self.loop.var if self.loop else None
-        )
+        aff = flat_affine(s.index, self.ctx.kernel.array_shape(s.array), self.loop.var if self.loop else None)
         c, _t = self._start(deps)
         c = max(c, self._order_after(s.array, "store", aff))
         c = self._reserve_port(s.array, c)
@@ -958,7 +959,7 @@ class _Scheduler:
             ScheduledOp(s, "cmp", 1, tables.int_cost("cmp", vbits, ctx.family), 0, 0.0, 0, 0.0),
         ]
         ops = bounds.ops + control
-        if not _contains_loop(s.body) and not _jumps(s.body) and label not in ctx.sequential:
+        if not _contains_loop(s.body) and not has_jumps(s.body) and label not in ctx.sequential:
             ls = self.pipeline(s, label, path, trip, entries)
             ls.cycles = ((trip - 1) * ls.ii + ls.depth + 1 if trip > 0 else 1) + (entry - 1)
             self.states += 2
@@ -1059,12 +1060,12 @@ class _Scheduler:
         return need
 
 
-def _jumps(stmts: list[ir.Stmt]) -> bool:
+def has_jumps(stmts: list[ir.Stmt]) -> bool:
     """A break or continue among these statements (not inside a nested loop)."""
     for s in stmts:
         if isinstance(s, (ir.Break, ir.Continue)):
             return True
-        if isinstance(s, ir.If) and (_jumps(s.then) or _jumps(s.orelse)):
+        if isinstance(s, ir.If) and (has_jumps(s.then) or has_jumps(s.orelse)):
             return True
     return False
 

@@ -46,7 +46,7 @@ from partition import ir
 from partition.boards import Board
 from partition.dtypes import DTYPES
 from partition.estimate.model import RESOURCES, Estimate, estimate_kernel
-from partition.estimate.schedule import _flat_affine, _jumps
+from partition.estimate.schedule import flat_affine, has_jumps
 from partition.estimate.tables import ram_cost
 
 BASE = "base"
@@ -113,7 +113,7 @@ def innermost_loops(kernel: ir.Kernel) -> list[ir.For]:
         for s in ir.walk_stmts(kernel.body)
         if isinstance(s, ir.For)
         and not any(isinstance(x, ir.For) for x in ir.walk_stmts(s.body))
-        and not _jumps(s.body)
+        and not has_jumps(s.body)
     ]
 
 
@@ -284,7 +284,7 @@ def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, in
         loops[s.label] = u
         strides: dict[str, set[int | None]] = {}
         for array, index in _accesses(s.body):
-            aff = _flat_affine(index, kernel.array_shape(array), s.var)
+            aff = flat_affine(index, kernel.array_shape(array), s.var)
             strides.setdefault(array, set()).add(None if aff is None else aff[0] * s.step)
         for array, st in strides.items():
             size = math.prod(kernel.array_shape(array)) or 1

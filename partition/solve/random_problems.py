@@ -117,29 +117,7 @@ def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: 
 
     budget = _random_budget(r, tasks)
 
-    edges: list[EdgeCost] = []
-    p_edge = r.uniform(0.0, 0.6)
-    for i in range(n):
-        for j in range(i + 1, n):
-            if r.random() < p_edge:
-                edges.append(_random_edge(r, names[i], names[j], grid))
-                if r.random() < 0.1:  # parallel edge (two values flowing i -> j)
-                    edges.append(_random_edge(r, names[i], names[j], grid))
-    for name in names:
-        if r.random() < 0.35:
-            e = _random_edge(r, MAIN, name, grid)
-            # x_src is always 0 for <main>: c10/c11 must be ignored
-            e.c10, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
-            edges.append(e)
-        if r.random() < 0.35:
-            e = _random_edge(r, name, MAIN, grid)
-            e.c01, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
-            edges.append(e)
-    if r.random() < 0.05:
-        edges.append(EdgeCost(MAIN, MAIN, c00=t(1e-4, 1e-2)))
-    if r.random() < 0.05 and n:  # a self-loop (a task feeding itself across calls)
-        edges.append(_random_edge(r, names[0], names[0], grid))
-    r.shuffle(edges)
+    edges = _random_edges(r, names, grid, r.uniform(0.0, 0.6), 0.35, t)
 
     exclusive: list[tuple[str, str]] = []
     if n >= 2:
@@ -149,6 +127,36 @@ def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: 
 
     base = t(1e-4, 0.1) if r.random() < 0.7 else 0.0
     return Problem(tasks=tasks, edges=edges, budget=budget, base_s=base, exclusive=exclusive)
+
+
+def _random_edges(
+    r: random.Random, names: list[str], grid: bool, p_edge: float, p_main: float, t
+) -> list[EdgeCost]:
+    """Edges between tasks (i -> j for i < j, sometimes two), to and from <main>, rarely a self-loop."""
+    n = len(names)
+    edges: list[EdgeCost] = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if r.random() < p_edge:
+                edges.append(_random_edge(r, names[i], names[j], grid))
+                if r.random() < 0.1:  # parallel edge (two values flowing i -> j)
+                    edges.append(_random_edge(r, names[i], names[j], grid))
+    for name in names:
+        if r.random() < p_main:
+            e = _random_edge(r, MAIN, name, grid)
+            # x_src is always 0 for <main>: c10/c11 must be ignored
+            e.c10, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+        if r.random() < p_main:
+            e = _random_edge(r, name, MAIN, grid)
+            e.c01, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
+            edges.append(e)
+    if r.random() < 0.05:
+        edges.append(EdgeCost(MAIN, MAIN, c00=t(1e-4, 1e-2)))
+    if r.random() < 0.05 and n:  # a self-loop (a task feeding itself across calls)
+        edges.append(_random_edge(r, names[0], names[0], grid))
+    r.shuffle(edges)
+    return edges
 
 
 def _random_budget(r: random.Random, tasks: list[TaskCost]) -> dict[str, float]:
@@ -252,27 +260,7 @@ def random_variant_problem(
     budget = _random_budget(r, [_as_single(tk, r) for tk in tasks])
 
     edges: list[EdgeCost] = []
-    p_edge = r.uniform(0.0, 0.5 if objective != "makespan" else 0.3)
-    for i in range(n):
-        for j in range(i + 1, n):
-            if r.random() < p_edge:
-                edges.append(_random_edge(r, names[i], names[j], grid))
-                if r.random() < 0.1:
-                    edges.append(_random_edge(r, names[i], names[j], grid))
-    for name in names:
-        if r.random() < 0.25:
-            e = _random_edge(r, MAIN, name, grid)
-            e.c10, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
-            edges.append(e)
-        if r.random() < 0.25:
-            e = _random_edge(r, name, MAIN, grid)
-            e.c01, e.c11 = r.uniform(0, 5), r.uniform(0, 5)
-            edges.append(e)
-    if r.random() < 0.05:
-        edges.append(EdgeCost(MAIN, MAIN, c00=t(1e-4, 1e-2)))
-    if r.random() < 0.05 and n:
-        edges.append(_random_edge(r, names[0], names[0], grid))
-    r.shuffle(edges)
+    edges = _random_edges(r, names, grid, r.uniform(0.0, 0.5 if objective != "makespan" else 0.3), 0.25, t)
     edges = edges[: EDGE_LIMIT[objective]]
 
     precedence = []
