@@ -51,7 +51,8 @@ def _fits(problem: Problem, x: dict[str, int], var: dict[str, str]) -> bool:
     return feasible(problem, x, var)
 
 
-def all_fpga_that_fits(problem: Problem) -> tuple[dict[str, int], dict[str, str]]:
+def _hot_first(problem: Problem, keep) -> tuple[dict[str, int], dict[str, str]]:
+    """Tasks hottest first, each on its fastest variant that fits and that `keep(x, var)` accepts."""
     x = {t.name: 0 for t in problem.tasks}
     var: dict[str, str] = {}
     for t in sorted(problem.tasks, key=lambda t: (-t.cpu_s, t.name)):
@@ -59,30 +60,29 @@ def all_fpga_that_fits(problem: Problem) -> tuple[dict[str, int], dict[str, str]
             continue
         for v in sorted(t.options(), key=lambda v: (v.fpga_s, v.name)):
             x[t.name], var[t.name] = 1, v.name
-            if _fits(problem, x, var):
+            if _fits(problem, x, var) and keep(x, var):
                 break
             x[t.name] = 0
             del var[t.name]
     return x, var
 
 
+def all_fpga_that_fits(problem: Problem) -> tuple[dict[str, int], dict[str, str]]:
+    return _hot_first(problem, lambda x, var: True)
+
+
 def greedy_hot_first(problem: Problem) -> tuple[dict[str, int], dict[str, str]]:
-    x = {t.name: 0 for t in problem.tasks}
-    var: dict[str, str] = {}
-    best = objective_of(problem, x, var)
-    for t in sorted(problem.tasks, key=lambda t: (-t.cpu_s, t.name)):
-        if t.pin == "cpu":
-            continue
-        for v in sorted(t.options(), key=lambda v: (v.fpga_s, v.name)):
-            x[t.name], var[t.name] = 1, v.name
-            if _fits(problem, x, var):
-                val = objective_of(problem, x, var)
-                if val < best:
-                    best = val
-                    break
-            x[t.name] = 0
-            del var[t.name]
-    return x, var
+    """A task moves to the FPGA only when that lowers the objective."""
+    best = [objective_of(problem, {t.name: 0 for t in problem.tasks}, {})]
+
+    def lowers(x: dict[str, int], var: dict[str, str]) -> bool:
+        val = objective_of(problem, x, var)
+        if val < best[0]:
+            best[0] = val
+            return True
+        return False
+
+    return _hot_first(problem, lowers)
 
 
 def bench(examples: list[str], objectives: list[str], utils: list[float], solver: str) -> list[dict]:

@@ -47,12 +47,17 @@ from partition.solve.model import (
 )
 
 FORMAT = "partition-plan/1"
+_IN_DDR = (
+    "a returned numpy array is the kernel's output buffer, lent to the app (no copy-out); passed as it "
+    "is to another FPGA kernel it stays in DDR (flushed, not copied: edges' in_ddr_bytes)"
+)
 
 ASSUMPTIONS = {
     "latency": [
         "one run of the app; every accelerated call blocks until the kernel is done, so nothing overlaps",
         "time = the app's own code + each task on its side (CPU time, or the FPGA variant's compute, call "
         "overhead and copy-out over all calls) + the copies of array data into FPGA buffers",
+        _IN_DDR,
     ],
     "makespan": [
         "one run of the app; the runtime starts a kernel without waiting and waits only where a result "
@@ -64,6 +69,7 @@ ASSUMPTIONS = {
         "CPU cores run one job each at a time; a second core is used through a second process (the GIL "
         "keeps one Python process on one core)",
         "the app's own code outside the tasks runs first, on its own",
+        _IN_DDR,
     ],
     "throughput": [
         "a loop over frames in steady state: every task runs once per frame and the CPU cores, each FPGA "
@@ -533,7 +539,7 @@ def _plan_data(
         internal = src_fp is not None and e.dst in src_fp.ancestors and e.dst in fpga_set
         cost = 0.0
         if dst_fpga and not internal and costs.is_array_edge(e, profile):
-            cost = costs.copy_to_fpga_s(e.bytes, board)
+            cost = costs.copy_in_s(e, board, src_fpga)
         edges.append(
             {
                 "src": e.src,
@@ -543,6 +549,7 @@ def _plan_data(
                 "what": e.what,
                 "crossing": (src_fpga != dst_fpga) and not internal,
                 "cost_s": cost,
+                "in_ddr_bytes": e.direct_bytes if src_fpga and dst_fpga and not internal else 0,
             }
         )
     plan_s = solution.objective_s

@@ -86,6 +86,13 @@ def test_every_example_cosim_matches_the_cpu(verilator_env, example_builds, exam
     assert set(r["run_app"]["tasks"]) == fpga
     for task, st in r["run_app"]["tasks"].items():
         assert st["calls"] >= 1 and st["fallbacks"] == 0, (task, st)
+    # FPGA -> FPGA edges whose data the plan keeps in DDR: the consumer got the producer's
+    # device buffer, flushed, without a copy (and the simulation still matches the CPU run)
+    in_ddr = {e["dst"] for e in data["edges"] if e["in_ddr_bytes"]}
+    for task in in_ddr:
+        assert r["run_app"]["tasks"][task]["handoffs"] >= 1, (task, r["run_app"]["tasks"][task])
+    if example == "fir_pipeline":
+        assert in_ddr
 
 
 def test_make_sim_with_waves_writes_fst_and_junit(verilator_env, small_tree):

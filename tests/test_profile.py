@@ -81,6 +81,9 @@ def test_pipeline_edges(pipeline: Profile) -> None:
         ("total", MAIN, 32, 4),
     ]
     assert [e.what for e in pipeline.edges] == ["n", "k", "a", "a", "return"]
+    # make's array reaches scale as the object make returned (on the board: its device buffer,
+    # handed over without a copy); scale's reaches total as a view, which the runtime copies
+    assert [e.direct_bytes for e in pipeline.edges] == [0, 0, 512, 0, 0]
 
 
 def test_pipeline_signatures(pipeline: Profile) -> None:
@@ -193,6 +196,8 @@ def test_mutates_detected(mutate: Profile) -> None:
 
 def test_modified_argument_is_produced_by_the_modifier(mutate: Profile) -> None:
     assert ("fill", "total", 64, 1) in edges_of(mutate)
+    # the caller's own array, modified in place: on the board it is copied into a device buffer
+    assert next(e for e in mutate.edges if (e.src, e.dst) == ("fill", "total")).direct_bytes == 0
     assert ("push", "peek", 24, 1) in edges_of(mutate)
     assert (MAIN, "fill", 64 + 8, 2) in edges_of(mutate)  # buf and v
 

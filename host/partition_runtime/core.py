@@ -9,10 +9,15 @@ that behaves like the original function. Each call
 2. copies every array argument into a device buffer from a pool (one per
    argument, reused across calls) and flushes it; writes buffer addresses and
    scalars into the argument registers (64-bit values low word first) and
-   ap_start;
+   ap_start. An argument that is an array a kernel returned earlier (the very
+   object) already is a device buffer: it is flushed and passed as it is, so
+   data going from one kernel to the next stays in DDR;
 3. waits for ap_done (the backend's `wait_done`), invalidates the buffers the
-   kernel wrote, copies produced arrays out into ordinary numpy arrays and
-   in-place results back into the caller's arrays, reads ap_return;
+   kernel wrote, copies in-place results back into the caller's arrays, reads
+   ap_return. A returned numpy array is the kernel's output buffer itself
+   (a plain ndarray view of it, "lent" to the app): no copy. The buffer goes
+   back to the pool, flushed, when the app drops the array; at most
+   `lend_bytes` are lent at a time, beyond that results are copied out;
 4. returns what the function would have returned: the same tuple shape, numpy
    scalars or Python int/float/bool as the function produced them, and the
    caller's own array objects where the function returned an argument.
@@ -32,6 +37,7 @@ import inspect
 import re
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -44,6 +50,7 @@ from .errors import BackendError, CallError, KernelBusy, KernelTimeout
 from .spec import KernelSpec, Spec, load_spec
 
 DEFAULT_TIMEOUT_S = 10.0
+LEND_BYTES = 64 << 20  # results lent to the app at a time (PYNQ-Z2's CMA pool is 128 MiB)
 _DIGITS = re.compile(r"\d+")
 MAX_MESSAGES = 3
 
@@ -59,6 +66,8 @@ class KernelStats:
         self.regs_s = 0.0  # argument writes and ap_start
         self.wait_s = 0.0  # waiting for ap_done
         self.out_s = 0.0  # invalidates, copies out, ap_return
+        self.lent = 0  # returned arrays handed over as device buffers (no copy-out)
+        self.handoffs = 0  # array arguments that were device buffers already (no copy-in)
         self.polls = 0
         self.fallbacks = 0
         self.fallback_s = 0.0
@@ -84,6 +93,7 @@ class CallHandle:
         # set by the device path
         self._args: tuple = ()
         self._bufs: list[DeviceBuffer] = []
+        self._borrowed: list[bool] = []  # per buffer: a lent result, not the pool's
         self._ref: tuple | None = None
         self._t_started = 0.0
 
@@ -264,19 +274,27 @@ class AcceleratedKernel:
                 )
             self._suspect = False
         tg = time.perf_counter()
-        pool = self.runtime.pool
+        rt = self.runtime
+        pool = rt.pool
         bufs = []
+        borrowed = []
         addresses = []
         try:
             for p, _off, pos, copy_in, _written in self._arrays:
-                b = pool.acquire(p.shape, p.np)
-                bufs.append(b)
-                if copy_in:
-                    np.copyto(b.array, args[pos])
+                b = rt.lent_buffer(args[pos], p.shape, p.np) if pos >= 0 else None
+                borrowed.append(b is not None)
+                if b is not None:  # a result of an earlier call: already in device memory
                     b.flush()
+                    self.stats.handoffs += 1
+                else:
+                    b = pool.acquire(p.shape, p.np)
+                    if copy_in:
+                        np.copyto(b.array, args[pos])
+                        b.flush()
+                bufs.append(b)
                 addresses.append(int(b.device_address))
         except BaseException:
-            pool.release(bufs)
+            pool.release([b for b, lent in zip(bufs, borrowed[: len(bufs)]) if not lent])
             raise
         t1 = time.perf_counter()
         write = self.port.write32
@@ -293,8 +311,9 @@ class AcceleratedKernel:
         st.in_s += t1 - tg
         st.regs_s += t2 - t1
         st.total_s += t2 - t0
-        handle._args = args
+        handle._args = args  # also keeps borrowed results alive until the call ends
         handle._bufs = bufs
+        handle._borrowed = borrowed
         handle._ref = ref
         handle._t_started = t2
         self._pending = handle
@@ -312,28 +331,36 @@ class AcceleratedKernel:
             st.timeouts += 1
             self._suspect = True
             self._pending = None
-            self.runtime.pool.quarantine(handle._bufs)
+            self.runtime.quarantine(handle._bufs, handle._borrowed)
             handle._finished = True
             handle._error = e
             raise
         t3 = time.perf_counter()
         args = handle._args
+        rt = self.runtime
         produced: dict[str, np.ndarray] = {}
-        for (p, _off, pos, _ci, written), b in zip(self._arrays, handle._bufs):
+        keep = list(handle._borrowed)  # buffers that stay out of the pool
+        for k, ((p, _off, pos, _ci, written), b) in enumerate(zip(self._arrays, handle._bufs)):
             if not written:
                 continue
             b.invalidate()
             if pos < 0:
-                produced[p.name] = marshal.as_python(np.array(b.array, copy=True), p.pytype)
-            else:
+                if p.pytype == "ndarray" and rt.can_lend(b):
+                    produced[p.name] = rt.lend(b)
+                    keep[k] = True
+                    st.lent += 1
+                else:
+                    produced[p.name] = marshal.as_python(np.array(b.array, copy=True), p.pytype)
+            elif not handle._borrowed[k]:  # a borrowed buffer is the caller's array itself
                 marshal.copy_into(args[pos], b.array)
         ret = None
         if self._ret_offsets:
             read = self.port.read32
             ret = self._ret_decode([read(off) for off in self._ret_offsets])
         t4 = time.perf_counter()
-        self.runtime.pool.release(handle._bufs)
+        rt.pool.release([b for b, kept in zip(handle._bufs, keep) if not kept])
         handle._bufs = []
+        handle._borrowed = []
         self._pending = None
         result = self._assemble(args, produced, ret)
         st.calls += 1
@@ -438,9 +465,16 @@ class Runtime:
         timeout: float = DEFAULT_TIMEOUT_S,
         check: bool = False,
         log: TextIO | None = None,
+        lend_bytes: int = LEND_BYTES,
         **backend_options: Any,
     ):
         self.spec: Spec = load_spec(spec_path)
+        self.lend_bytes = int(lend_bytes)
+        self.lent_now = 0  # bytes lent to the app right now
+        self._lent: dict[int, tuple[weakref.ref, DeviceBuffer]] = {}  # id(view) -> (view, buffer)
+        self._lent_ids: set[int] = set()  # id(buffer) of lent buffers
+        self._spoiled: set[int] = set()  # id(buffer): lent buffers of a call that timed out
+        self._closed = False
         self.timeout = float(timeout)
         self.check = bool(check)
         self._log = log
@@ -517,6 +551,53 @@ class Runtime:
                     k._pending.wait()
         self.pool.close()
         self.backend.close()
+        self._closed = True  # results still lent keep their buffers until the app drops them
+
+    # ------------------------------------------------------------ lent results
+
+    def can_lend(self, buf: DeviceBuffer) -> bool:
+        return self.lent_now + int(buf.array.nbytes) <= self.lend_bytes
+
+    def lend(self, buf: DeviceBuffer) -> np.ndarray:
+        """The result the app gets: a plain ndarray view of the buffer, which comes back when it dies."""
+        view = buf.array.view(np.ndarray)
+        key = id(view)
+        self._lent[key] = (weakref.ref(view), buf)
+        self._lent_ids.add(id(buf))
+        self.lent_now += int(buf.array.nbytes)
+        fin = weakref.finalize(view, self._give_back, key, buf)
+        fin.atexit = False  # the process is ending: nothing to give back to
+        return view
+
+    def _give_back(self, key: int, buf: DeviceBuffer) -> None:
+        self._lent.pop(key, None)
+        self._lent_ids.discard(id(buf))
+        self.lent_now -= int(buf.array.nbytes)
+        if id(buf) in self._spoiled:  # a kernel that timed out may still write into it
+            self._spoiled.discard(id(buf))
+            return
+        if self._closed:
+            buf.free()
+            return
+        buf.flush()  # the app may have written into it: no dirty line may outlive the loan
+        self.pool.release([buf])
+
+    def lent_buffer(self, value: Any, shape: tuple[int, ...], dtype: np.dtype) -> DeviceBuffer | None:
+        """The device buffer behind `value` when it is a lent result of that shape and dtype."""
+        entry = self._lent.get(id(value))
+        if entry is None or entry[0]() is not value:
+            return None
+        buf = entry[1]
+        if tuple(buf.array.shape) != tuple(shape) or buf.array.dtype != dtype:
+            return None
+        return buf
+
+    def quarantine(self, bufs: list[DeviceBuffer], borrowed: list[bool]) -> None:
+        """Buffers of a call that timed out: never reused (the kernel may still write into them)."""
+        self.pool.quarantine([b for b, lent in zip(bufs, borrowed) if not lent])
+        for b, lent in zip(bufs, borrowed):
+            if lent:
+                self._spoiled.add(id(b))
 
     def __enter__(self) -> Runtime:
         return self

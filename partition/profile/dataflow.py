@@ -82,14 +82,15 @@ class DataFlow:
         self.edges: dict[tuple[str, str, str], list[int]] = {}
         self.closed = False
 
-    def edge(self, src: str, dst: str, label: str, nbytes: int, count: int = 1) -> None:
+    def edge(self, src: str, dst: str, label: str, nbytes: int, count: int = 1, direct: int = 0) -> None:
         k = (src, dst, label)
         e = self.edges.get(k)
         if e is None:
-            self.edges[k] = [nbytes, count]
+            self.edges[k] = [nbytes, count, direct]
         else:
             e[0] += nbytes
             e[1] += count
+            e[2] += direct
 
     def _forget(self, rec: list[Any]) -> None:
         if not rec[5]:
@@ -112,9 +113,17 @@ class DataFlow:
             return rec
         return None
 
-    def consume_produced(self, rec: list[Any], dst: str, label: str, nbytes: int) -> None:
+    def consume_produced(self, rec: list[Any], dst: str, label: str, nbytes: int, v: Any = None) -> None:
+        """`dst` consumes the produced value `v` (rec is its record).
+
+        The bytes count as direct when `v` is the very array its producer
+        returned (not a view of it, not an argument it modified in place): on
+        the board that array is the producer's device buffer, which the runtime
+        hands to the consumer kernel without a copy.
+        """
         rec[5] = True
-        self.edge(rec[1], dst, label, nbytes)
+        direct = nbytes if isinstance(rec[0], _ref) and rec[4].startswith("return") and rec[0]() is v else 0
+        self.edge(rec[1], dst, label, nbytes, direct=direct)
 
     # ----------------------------------------------------------- producing
 
@@ -181,14 +190,17 @@ class DataFlow:
         self.arrays.clear()
         self.others.clear()
         agg: dict[tuple[str, str], list[Any]] = {}
-        for (src, dst, label), (nb, count) in self.edges.items():
-            a = agg.setdefault((src, dst), [0, 0, set()])
+        for (src, dst, label), (nb, count, direct) in self.edges.items():
+            a = agg.setdefault((src, dst), [0, 0, set(), 0])
             a[0] += nb
             a[1] += count
             a[2].add(label)
+            a[3] += direct
         out = []
-        for (src, dst), (nb, count, labels) in sorted(agg.items()):
+        for (src, dst), (nb, count, labels, direct) in sorted(agg.items()):
             shown = sorted(labels)
             what = ", ".join(shown[:_MAX_LABELS]) + (", …" if len(shown) > _MAX_LABELS else "")
-            out.append(Edge(src=src, dst=dst, bytes=int(nb), count=int(count), what=what))
+            out.append(
+                Edge(src=src, dst=dst, bytes=int(nb), count=int(count), what=what, direct_bytes=int(direct))
+            )
         return out

@@ -194,6 +194,9 @@ class Edge:
     bytes: int  # total over all transfers
     count: int  # number of transfers
     what: str = ""  # e.g. "arg x", "return"
+    # of `bytes`: the arrays src returned, passed on as the same objects (no view, no in-place
+    # argument): an FPGA producer's device buffer goes to an FPGA consumer without a copy
+    direct_bytes: int = 0
 
 
 @dataclass

@@ -309,7 +309,7 @@ def _make_wrapper(task: Task, fn: Any) -> Any:
                             p.nbytes += nb
                             p.n += 1
                         continue
-                flow.consume_produced(rec, tname, p.label, nb)
+                flow.consume_produced(rec, tname, p.label, nb, v)
         except Exception:
             task.errors += 1
         frame = [site, 0, 0]
@@ -397,7 +397,7 @@ def _consume_tuple(flow: DataFlow, v: tuple, nb: int, dst: str, label: str) -> i
         if xr is not None:
             xb = nbytes_fast(x)
             nb -= xb
-            flow.consume_produced(xr, dst, label, xb)
+            flow.consume_produced(xr, dst, label, xb, x)
     return nb
 
 
@@ -507,7 +507,7 @@ def _consume_full(task: Task, site: CallSite, values: Any) -> None:
         if rec is None and type(v) is tuple:
             nb = _consume_tuple(flow, v, nb, task.name, p.label)
         if rec is not None:
-            flow.consume_produced(rec, task.name, p.label, nb)
+            flow.consume_produced(rec, task.name, p.label, nb, v)
         elif nb:
             if type(v) is int or type(v) is float:
                 p.ns += 1

@@ -7,14 +7,20 @@ as the host runtime performs it:
 * **call overhead**: the Python wrapper's fixed cost, one MMIO write per 32-bit
   argument word plus the start write, one MMIO read to see ap_done (and one per
   word of a scalar return), and a cache flush/invalidate per array buffer;
-* **copy-out** of every array the kernel produces (returned arrays, and arrays
-  it modifies in place, whose new contents go back into the caller's array):
-  results are handed to Python as ordinary numpy arrays.
+* **copy-out** of the arrays the kernel writes into the caller's memory: arrays
+  it modifies in place (their new contents go back into the caller's array)
+  and returned Python lists. A returned numpy array costs no copy: the runtime
+  lends the kernel's (cacheable) device buffer to the app as the result, after
+  an invalidate, and takes it back when the app drops it (`lend_bytes` in the
+  runtime bounds what is lent at a time; beyond it results are copied).
 
 Array data flowing into an FPGA task is copied into a contiguous (CMA) buffer:
 that cost sits on the data edge and is charged whenever the consumer runs on
-the FPGA (the producer's result is an ordinary array either way). Scalars
-travel in registers and cost only their MMIO writes.
+the FPGA. Except when the data is an array an FPGA task returned, passed on as
+the same object (the profile's `direct_bytes` of the edge): that array already
+is a device buffer, which the runtime flushes and hands to the consumer kernel,
+so FPGA -> FPGA the data stays in DDR and only the rest of the edge's bytes are
+copied (c11 < c01). Scalars travel in registers and cost only their MMIO writes.
 
 CPU times scale from the profiling host to the board by the ratio of their
 times on the same pure-Python micro-benchmark; a profile made on the board
@@ -96,12 +102,27 @@ def call_cost(kernel: ir.Kernel, board: Board) -> CallCost:
         + reads * float(itf["mmio_read_us"])
         + buffers * float(itf["sync_us"])
     )
-    copy_out = sum(p.nbytes for p in kernel.arrays if p.direction in ("out", "inout"))
+    copy_out = sum(p.nbytes for p in kernel.arrays if p.direction in ("out", "inout") and not lent(p))
     return CallCost(writes, reads, buffers, overhead_us * 1e-6, copy_out)
+
+
+def lent(p: ir.Param) -> bool:
+    """Whether the runtime hands this output to the app as its device buffer (no copy-out)."""
+    return p.origin[0] == "return" and p.pytype == "ndarray"
 
 
 def copy_to_fpga_s(nbytes: int, board: Board) -> float:
     return nbytes / (float(board.interface["copy_to_cma_MBps"]) * 1e6)
+
+
+def copy_in_s(e: Edge, board: Board, src_on_fpga: bool) -> float:
+    """The copy into device buffers an edge costs when its consumer runs on the FPGA.
+
+    With the producer on the FPGA too, the arrays it returned and that reach
+    the consumer as the same objects (`direct_bytes`) already are device
+    buffers: only the rest is copied.
+    """
+    return copy_to_fpga_s(e.bytes - (e.direct_bytes if src_on_fpga else 0), board)
 
 
 def copy_from_fpga_s(nbytes: int, board: Board) -> float:
@@ -191,8 +212,9 @@ def build_problem(
         src_fp = profile.functions.get(e.src)
         # a callee returning data to the caller that inlines it: no transfer
         callee_to_caller = src_fp is not None and e.dst in src_fp.ancestors
-        c = 0.0 if callee_to_caller else copy_to_fpga_s(e.bytes, board)
-        edges.append(EdgeCost(e.src if e.src in capable else MAIN, e.dst, c01=c, c11=c))
+        c01 = 0.0 if callee_to_caller else copy_in_s(e, board, False)
+        c11 = 0.0 if callee_to_caller else copy_in_s(e, board, True)
+        edges.append(EdgeCost(e.src if e.src in capable else MAIN, e.dst, c01=c01, c11=c11))
     exclusive = []
     for name in sorted(capable):
         for anc in sorted(profile.functions[name].ancestors):

@@ -137,9 +137,12 @@ def check_buffers_and_cache_maintenance():
     call = [("flush", "src"), ("flush", "acc"), ("invalidate", "acc"), ("invalidate", "out")]
     first = [("flush", "src")] * 2 + [("flush", "acc")] * 2 + [("flush", "out")] + call[2:]  # + once when new
     assert syncs == first, syncs
+    # prod is the out buffer itself, lent to the app: dropping it gives the buffer back, flushed
+    del prod
+    assert [(op, bo[b]) for op, b in dev.syncs][-1] == ("flush", "out")
     dev.syncs.clear()
-    rt["vmix"](src, acc, 1)
-    assert [(op, bo[b]) for op, b in dev.syncs] == call
+    rt["vmix"](src, acc, 1)  # its result is dropped at once
+    assert [(op, bo[b]) for op, b in dev.syncs] == [*call, ("flush", "out")]
     # buffers are reused across calls
     for _ in range(3):
         rt["vmix"](src, acc, 2)

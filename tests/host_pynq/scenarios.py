@@ -9,6 +9,7 @@ their Python originals. Each `scenario_*` takes the spec path and asserts.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 from pathlib import Path
 from typing import Any
@@ -264,17 +265,61 @@ def scenario_arrays_in_out(spec: Path) -> None:
     x2 = np.repeat(x, 2)[::2]
     assert not x2.flags.c_contiguous
     assert _same(rt["scale_add"](x2, y), want)
-    # buffers: one per array argument, reused across calls; inputs flushed, outputs invalidated
+    # buffers: one per array argument, reused across calls; inputs flushed, outputs invalidated.
+    # `got` is still lent (it is the first call's output buffer), so the later calls take a
+    # fourth buffer, which each dropped result gives back (flushed)
     for _ in range(3):
         rt["scale_add"](x, y)
-    assert rt.pool.allocated == 3, rt.pool.allocated
+    assert rt.pool.allocated == 4, rt.pool.allocated
     bufs = list(be.device.buffers.values())
-    assert sorted(b.flushes for b in bufs) == [1, 6, 6], [b.flushes for b in bufs]  # once when new
-    assert sorted(b.invalidates for b in bufs) == [0, 0, 5]
+    assert sorted(b.flushes for b in bufs) == [1, 5, 6, 6], [b.flushes for b in bufs]  # once when new
+    assert sorted(b.invalidates for b in bufs) == [0, 0, 1, 4]
     st = rt.kernel("scale_add").stats
     assert st.calls == 5 and st.fallbacks == 0 and st.total_s > 0 and st.polls >= 5
+    assert st.lent == 5 and st.handoffs == 0
     rt.close()
-    assert be.closed and all(b.freed for b in bufs)
+    assert be.closed and sum(not b.freed for b in bufs) == 1  # the buffer `got` still uses
+    assert _same(got, want)
+    del got
+    gc.collect()
+    assert all(b.freed for b in bufs)
+
+
+def scenario_results_stay_in_device_memory(spec: Path) -> None:
+    """A kernel's returned array passed to the next kernel goes as its device buffer, no copy."""
+    rt, be = runtime(spec)
+    f = rt["scale_k"]
+    x = np.arange(8, dtype=np.int32) - 3
+    a = f(x, 3)
+    assert type(a) is np.ndarray and _same(a, scale_k(x, 3))
+    buf_a = rt.lent_buffer(a, (8,), np.dtype(np.int32))
+    assert buf_a is not None
+    b = f(a, 3)  # a is the device buffer already: flushed, its address written, nothing copied
+    assert _same(b, scale_k(scale_k(x, 3), 3))
+    port = be.ports["scale_k"]
+    reg = next(r for r in port.spec.regmap.registers if r.name == "x")
+    assert port.regs[reg.offset] | port.regs[reg.offset + 4] << 32 == buf_a.device_address
+    a[0] = 100  # the app writes into the lent result: the flush before the next call carries it
+    c = f(a, 3)
+    assert c[0] == 300 and _same(c, scale_k(a, 3))
+    st = rt.kernel("scale_k").stats
+    assert (st.calls, st.lent, st.handoffs) == (3, 3, 2)
+    assert rt.lent_now == 3 * 32
+    del a, b, c
+    gc.collect()
+    assert rt.lent_now == 0, rt.lent_now
+    # x's buffer went back to the pool after the first call and held the second result
+    assert rt.pool.allocated == 3, rt.pool.allocated
+    rt.close()
+    # without room to lend, results are copied out and nothing is handed over
+    rt, be = runtime(spec, lend_bytes=0)
+    f = rt["scale_k"]
+    a = f(x, 3)
+    b = f(a, 3)
+    assert _same(b, scale_k(scale_k(x, 3), 3))
+    st = rt.kernel("scale_k").stats
+    assert (st.lent, st.handoffs) == (0, 0) and rt.lent_buffer(a, (8,), np.dtype(np.int32)) is None
+    rt.close()
 
 
 def scenario_lists(spec: Path) -> None:
