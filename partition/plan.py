@@ -9,10 +9,11 @@ placement. `sweep` re-solves the same problem over utilisation caps and
 boards for a Pareto table; `explain_task` says why one function went where it
 went. Writing the build tree is `partition.codegen.tree`'s job.
 
-plan.json per FPGA-capable task: `fpga` holds the base variant's figures
-(its `estimate` is what the built-in RTL implements and what simulation is
-compared with), `fpga.variants` every variant's (name, directives, times,
-estimate), and `variant` the one the plan chose (FPGA tasks).
+plan.json per FPGA-capable task: `fpga` holds the base variant's figures,
+`fpga.variants` every variant's (name, directives, times, estimate), and
+`variant` the one the plan chose (FPGA tasks); `rtl` says which variant the
+built-in RTL built (the chosen one unless it partitions arrays into banks)
+and its `estimate_cycles`, what simulation is compared with.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from partition.boards import Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, KernelVariant, kernel_variants
+from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
 from partition.frontend import Rejected, translate
 from partition.profile.model import MAIN, Profile
-from partition.rtl.kernel import RtlKernel, RtlUnsupported, generate_rtl
+from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import costs, heuristic
 from partition.solve.explain import explain_infeasible, no_kernel_fits
 from partition.solve.ilp import default_solver, top_k
@@ -103,7 +104,7 @@ class Plan:
 
     data: dict[str, Any]
     kernels: dict[str, ir.Kernel]
-    estimates: dict[str, Estimate]  # the base variant's (what the built-in RTL implements)
+    estimates: dict[str, Estimate]  # the base variant's
     rejected: dict[str, Rejected]
     rtl: dict[str, RtlKernel] = field(default_factory=dict)  # FPGA tasks the RTL backend built
     prepared: Prepared | None = None  # the problem the plan solved (not saved; for explain)
@@ -281,18 +282,41 @@ def make_plan(
     for t in data["tasks"]:
         if t["placement"] != "fpga":
             continue
-        try:
-            rtl[t["name"]] = generate_rtl(prep.kernels[t["name"]], board)
-            t["rtl"] = {"status": "built", "top": rtl[t["name"]].top}
-        except RtlUnsupported as e:
-            t["rtl"] = {"status": "unsupported", "reason": e.message}
-        t["rtl"]["variant"] = BASE
-        if t.get("variant", BASE) != BASE:
-            t["rtl"]["note"] = (
-                f"the built-in RTL implements the base variant; the plan chose {t['variant']}, which "
-                "the Vitis HLS C++ carries"
-            )
+        t["rtl"] = _build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t), rtl, t["name"])
     return Plan(data, prep.kernels, prep.base_estimates, prep.rejected, rtl, prep)
+
+
+def _chosen_directives(task: dict[str, Any]) -> Directives:
+    name = task.get("variant", BASE)
+    for v in task["fpga"].get("variants", []):
+        if v["name"] == name:
+            return Directives.from_json(v["directives"])
+    return Directives(BASE)
+
+
+def _build_rtl(
+    kernel: ir.Kernel, board: Board, d: Directives, out: dict[str, RtlKernel], task: str
+) -> dict[str, Any]:
+    """Build the chosen variant in the built-in RTL (the base one where it cannot); plan.json's `rtl`."""
+    note = None
+    try:
+        try:
+            built = generate_rtl(kernel, board, d)
+        except RtlVariantUnsupported as e:
+            note = f"{e.message}; the built-in RTL implements the base variant"
+            built = generate_rtl(kernel, board)
+    except RtlUnsupported as e:
+        return {"status": "unsupported", "reason": e.message, "variant": BASE}
+    out[task] = built
+    entry: dict[str, Any] = {
+        "status": "built",
+        "top": built.top,
+        "variant": built.variant,
+        "estimate_cycles": built.estimate_cycles,
+    }
+    if note:
+        entry["note"] = note
+    return entry
 
 
 # ----------------------------------------------------------------------------- objective values

@@ -20,6 +20,9 @@ def _fpga_tasks(example_builds, name):
 def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
     for t in _fpga_tasks(example_builds, example):
         assert t["rtl"]["status"] == "built", t["rtl"]
+        # the chosen variant, or base where it cyclic-partitions arrays (the note says so)
+        if t["rtl"]["variant"] != t["variant"]:
+            assert t["rtl"]["variant"] == "base" and "cyclic banks" in t["rtl"]["note"], t["rtl"]
         tree = example_builds[example][0]
         assert (tree / "rtl" / t["kernel"] / f"{t['kernel']}.v").is_file()
 
@@ -35,7 +38,10 @@ def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, examp
         assert sim["status"] == "pass", sim.get("detail")
         assert sim["vectors"] >= 1
         assert sorted(sim["tests_passed"]) == ["test_control", "test_vectors"]
-        est = t["fpga"]["estimate"]["cycles"]
+        est = t["rtl"]["estimate_cycles"]
+        assert sim["estimate_cycles"] == est
+        built = next(v for v in t["fpga"]["variants"] if v["name"] == t["rtl"]["variant"])
+        assert est == built["estimate"]["cycles"]
         assert all(c <= est for c in sim["cycles_per_vector"]), (k, sim["cycles_per_vector"], est)
         syn = rtl_results[k, "yosys"]
         assert syn["status"] == "pass" and syn["lut"] > 0 and syn["ff"] > 0

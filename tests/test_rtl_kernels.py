@@ -35,7 +35,8 @@ from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
 from partition.estimate import estimate_kernel
 from partition.estimate.schedule import control_cycles, transfer_cycles
-from partition.rtl.kernel import FLOAT_REASON, RtlUnsupported, generate_rtl
+from partition.estimate.variants import Directives, candidate_directives, estimate_variant
+from partition.rtl.kernel import FLOAT_REASON, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.rtl.vectors import vector_files
 from partition.sim import icarus, verilator, yosys
 
@@ -116,15 +117,23 @@ def generated(work) -> dict:
     out = {}
     kernels = {name: make(np.random.default_rng(20240611)) for name, make in CASES.items()}
     kernels.update(example_kernels())
-    for name, (k, vecs) in kernels.items():
-        rtl = generate_rtl(k, BOARD)
+    for name in NAMES:
+        base, _, variant = name.partition(SEP)
+        k, vecs = kernels[base]
+        d = next((d for d in candidate_directives(k) if d.name == variant), None) if variant else None
+        rtl = generate_rtl(k, BOARD, d)
         folder = work / name
         _write(folder, {**rtl.files, **vector_files(k, vecs)})
         out[name] = {"kernel": k, "vectors": vecs, "rtl": rtl, "dir": folder}
     return out
 
 
+SEP = "__"  # <kernel>__<variant>: that kernel built in another implementation variant
+# kernels also built in their `seq` variant (innermost loops as FSM loops, not pipelines):
+# recurrences, dividers, data-dependent control, packed narrow elements, an example
+SEQ = ("control", "recur", "divs", "vadd_int16_7", "dense_relu_int8")
 NAMES = [*CASES, "fir_q15", "sobel_magnitude", "histogram256", "dense_relu_int8"]
+NAMES += [f"{n}{SEP}seq" for n in SEQ]
 ICARUS = [n for n in NAMES if n not in VERILATOR_ONLY]
 
 
@@ -157,6 +166,24 @@ def test_generation_is_deterministic_and_complete():
     assert "L1_1: pipelined, II 1" in top
     assert "mem[0] = 16'h1;" in a.files["int_arrays_rom_rom.v"].decode()
     assert "mem[3] = 16'hfffc;" in a.files["int_arrays_rom_rom.v"].decode()
+
+
+def test_variants_the_backend_builds():
+    """`seq` is built as its estimate assumes (FSM loops); a variant with cyclic banks is refused
+    with its reason, as its own RtlUnsupported subclass (the plan falls back to base)."""
+    k, _ = CASES["dot"](np.random.default_rng(1))
+    ds = {d.name: d for d in candidate_directives(k)}
+    base, seq = generate_rtl(k, BOARD), generate_rtl(k, BOARD, ds["seq"])
+    assert (base.variant, seq.variant) == ("base", "seq")
+    assert base.estimate_cycles == estimate_kernel(k, BOARD).cycles
+    assert seq.estimate_cycles == estimate_variant(k, BOARD, ds["seq"]).cycles > base.estimate_cycles
+    top = seq.files["dot.v"].decode()
+    assert "Implementation variant: seq." in top and "pipelined" not in top
+    assert "pipelined, II 1" in base.files["dot.v"].decode()
+    assert generate_rtl(k, BOARD, ds["seq"]).files == seq.files
+    with pytest.raises(RtlVariantUnsupported, match=r"variant unroll2 splits a \(×2\), b \(×2\) into cyclic"):
+        generate_rtl(k, BOARD, ds["unroll2"])
+    assert issubclass(RtlVariantUnsupported, RtlUnsupported)
 
 
 def test_register_map_files():
@@ -257,7 +284,8 @@ def _simulate(g: dict, name: str, sim: str) -> dict:
 
 
 def _synthesize(k: ir.Kernel, rtl, folder: Path) -> tuple[dict, object]:
-    return yosys.synth([folder / s for s in rtl.sources], rtl.top, "xc7"), estimate_kernel(k, BOARD)
+    d = next((d for d in candidate_directives(k) if d.name == rtl.variant), Directives("base"))
+    return yosys.synth([folder / s for s in rtl.sources], rtl.top, "xc7"), estimate_variant(k, BOARD, d)
 
 
 @pytest.fixture(scope="module")
@@ -296,12 +324,14 @@ def _check(generated: dict, name: str, run: dict) -> None:
     assert not res.error, f"{res.error}\n{res.log_tail()}"
     assert sorted(res.passed) == sorted(run["tests"]), f"failed {res.failed}:\n{res.log_tail()}"
     g = generated[name]
-    est = estimate_kernel(g["kernel"], BOARD).cycles
+    est = g["rtl"].estimate_cycles  # the built variant's
+    if SEP not in name:
+        assert est == estimate_kernel(g["kernel"], BOARD).cycles
     assert len(run["runs"]) >= len(g["vectors"])
     for e in run["runs"]:
         assert not e["errors"] and e["unstalled"], e
         sim = _normalised(e)
-        if name in DYNAMIC:
+        if name.partition(SEP)[0] in DYNAMIC:
             assert sim <= est, (e, est)
         else:
             assert sim == est, f"{name} vector {e['vector']}: simulated {sim} cycles, estimated {est}"

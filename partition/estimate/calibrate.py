@@ -17,8 +17,10 @@
   ``DIR/results/<kernel>/rtl_sim.json`` (``cycles_per_vector``: cycles of
   one call per test vector, with the board's DDR latencies; the largest is
   taken) and ``DIR/results/<kernel>/yosys.json`` (``lut``, ``ff``, ``dsp``,
-  ``bram18``), each only when its status is "pass". The built-in RTL
-  implements the base variant, so they replace the base variant's figures.
+  ``bram18``), each only when its status is "pass". They replace the
+  figures of the variant the built-in RTL built (DIR/plan.json's
+  ``rtl.variant``: the chosen one, or base where it partitions arrays into
+  banks; base when DIR has no plan.json).
 
 Where both exist for the same variant, Vitis's numbers win (they are what
 `make bitstream` builds). Every replaced field is recorded in the estimate's
@@ -115,12 +117,15 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
     folder = Path(folder)
     if not folder.is_dir():
         raise PartitionError(f"--calibrate {folder}: no such folder")
-    chosen: dict[str, str] = {}
+    chosen: dict[str, str] = {}  # kernel -> the variant the plan chose (the HLS C++ builds it)
+    in_rtl: dict[str, str] = {}  # kernel -> the variant the built-in RTL built
     plan = _json(folder / "plan.json")
     if plan is not None:
         for t in plan.get("tasks", []):
             if t.get("kernel") and t.get("variant"):
                 chosen[t["kernel"]] = str(t["variant"])
+            if t.get("kernel") and isinstance(t.get("rtl"), dict) and t["rtl"].get("variant"):
+                in_rtl[t["kernel"]] = str(t["rtl"]["variant"])
     out: list[Measurement] = []
     known = set(kernels)
     for path in sorted(folder.rglob("*_csynth.xml")):
@@ -142,7 +147,7 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
             out.append(m)
     for name in sorted(known):
         res_dir = folder / "results" / name
-        m = Measurement(name, "base", "rtl")
+        m = Measurement(name, in_rtl.get(name, "base"), "rtl")
         sim = _json(res_dir / "rtl_sim.json")
         if sim is not None and sim.get("status") == "pass":
             per = [int(c) for c in sim.get("cycles_per_vector") or [] if c is not None]

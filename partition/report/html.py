@@ -23,8 +23,9 @@ Optional inputs (render nothing when absent)
   `{"name": str, "total_s": float, "estimate": <Estimate JSON>}` (more keys
   allowed), and `task["variant"]`, the chosen one's name. The other figures
   of `task["fpga"]` (total_s, compute_s, overhead_s, copy_out_s, per_call,
-  estimate) are the base variant's: what the built-in RTL implements and
-  what its simulation is compared with. Without variants the task has the
+  estimate) are the base variant's; `task["rtl"]` names the variant the
+  built-in RTL built and its estimated cycles (what its simulation is
+  compared with). Without variants the task has the
   one estimate in `task["fpga"]["estimate"]`.
 * `plan_data["model"]["assumptions"]`: the objective's model in sentences;
   the timeline states them.
@@ -421,7 +422,8 @@ def _measured(kernel: str | None, verification: dict[str, Any], clock_mhz: float
     for step in ("cosim", "rtl_sim"):
         r = v.get(step) or {}
         if r.get("status") == "pass" and isinstance(r.get("cycles"), int):
-            text = f"{r['cycles']:,} cycles ({STEP_TITLES[step]})"
+            of = f", variant {r['variant']}" if r.get("variant", "base") != "base" else ""
+            text = f"{r['cycles']:,} cycles ({STEP_TITLES[step]}{of})"
             if clock_mhz:
                 text += f" = {fmt_s(r['cycles'] / (clock_mhz * 1e6))}/call"
             out.append(Fig(text, r["cycles"], f"verification.{kernel}.{step}.cycles"))

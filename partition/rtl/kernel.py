@@ -20,6 +20,13 @@ rules) state for state, so the estimated cycle count is what simulation measures
 * Values are chained within a cycle and registered across cycles exactly as scheduled
   (see `partition.rtl.datapath`).
 
+Implementation variants (partition.estimate.variants) are built as their estimate assumes:
+the loops a variant leaves sequential become FSM loops (the schedule is told them), and the
+loops it unrolls are unrolled in the IR first (`unroll_kernel`), so the simulated cycles are
+again the variant's estimate. A variant that cyclic-partitions arrays into banks is beyond
+this backend (one dual-port RAM per array): `RtlVariantUnsupported` says so, and the plan
+builds the base variant instead.
+
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
 
@@ -35,6 +42,7 @@ from partition.boards import Board
 from partition.dtypes import DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, schedule_kernel
+from partition.estimate.variants import BASE, Directives, estimate_variant, unroll_kernel
 from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, lit, resize, word_address_bits
@@ -45,6 +53,10 @@ FLOAT_REASON = "the RTL backend builds integer kernels; float32/float64 kernels 
 
 class RtlUnsupported(PartitionError):
     """The built-in RTL backend cannot build this kernel; the message says why."""
+
+
+class RtlVariantUnsupported(RtlUnsupported):
+    """The backend builds the kernel, but not in the implementation variant asked for."""
 
 
 @dataclass
@@ -58,6 +70,8 @@ class RtlKernel:
     files: dict[str, bytes]
     schedule: KernelSchedule = field(repr=False)
     regmap: RegisterMap = field(repr=False)
+    variant: str = BASE  # the implementation variant built
+    estimate_cycles: int | None = None  # that variant's estimated cycles per call
 
 
 # ----------------------------------------------------------------------- checks
@@ -135,11 +149,13 @@ class Port:
 
 
 class _Builder:
-    def __init__(self, kernel: ir.Kernel, board: Board):
+    def __init__(self, kernel: ir.Kernel, board: Board, sequential: frozenset[str] = frozenset()):
         self.k = kernel
         self.board = board
         self.rec = Recorder(kernel)
-        self.sched = schedule_kernel(kernel, board.family, board.pl_mhz, bus_bits=BUS_BITS, emitter=self.rec)
+        self.sched = schedule_kernel(
+            kernel, board.family, board.pl_mhz, bus_bits=BUS_BITS, emitter=self.rec, sequential=sequential
+        )
         self.rmap = register_map(kernel)
         self.ctrl_map = self.rmap
         self.rams: dict[str, RamInfo] = self.sched.rams
@@ -535,17 +551,31 @@ def _counter_bits(s: ir.For) -> int:
 # --------------------------------------------------------------------- generate
 
 
-def generate_rtl(kernel: ir.Kernel, board: Board) -> RtlKernel:
+def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None = None) -> RtlKernel:
     """The IP core of `kernel` for `board`: Verilog files, register map JSON and C header.
 
-    Raises RtlUnsupported (a PartitionError) for kernels the backend cannot build."""
+    `directives`: the implementation variant to build (None: base). Raises
+    RtlUnsupported (a PartitionError) for kernels the backend cannot build, and
+    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning)."""
+    d = directives or Directives(BASE)
     _check(kernel, board)
+    if d.partition:
+        arrays = ", ".join(f"{a} (×{f})" for a, f in d.partition)
+        raise RtlVariantUnsupported(
+            f"kernel {kernel.name}: variant {d.name} splits {arrays} into cyclic banks; the built-in RTL "
+            "keeps one dual-port RAM per array (the Vitis HLS C++ carries the partitioning)"
+        )
+    built = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
     State._n = 0
-    b = _Builder(kernel, board)
-    return _assemble(b)
+    b = _Builder(built, board, frozenset(d.sequential))
+    try:
+        est: int | None = estimate_variant(kernel, board, d).cycles
+    except PartitionError:
+        est = None
+    return _assemble(b, d.name, est)
 
 
-def _assemble(b: _Builder) -> RtlKernel:
+def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKernel:
     k, net, rams = b.k, b.net, b.rams
     loads = [p for p in k.arrays if p.direction in ("in", "inout")]
     stores = [p for p in k.arrays if p.direction in ("out", "inout")]
@@ -734,13 +764,6 @@ def _assemble(b: _Builder) -> RtlKernel:
         fsm.append({"name": s.name, "comment": s.comment, "trans": trans})
 
     scalars = [{"name": r.name, "bits": r.bits} for r in b.ctrl_map.registers if r.kind != "return"]
-    estimate_cycles = None
-    try:
-        from partition.estimate import estimate_kernel
-
-        estimate_cycles = estimate_kernel(k, b.board).cycles
-    except PartitionError:
-        pass
     ctx = {
         "name": k.name,
         "source": f"{k.source_file}:{k.source_line}" if k.source_file else "",
@@ -761,6 +784,7 @@ def _assemble(b: _Builder) -> RtlKernel:
         "comments": b.comments,
         "compute_cycles": b.sched.compute_cycles,
         "estimate_cycles": estimate_cycles,
+        "variant": variant,
         "clock_mhz": b.board.pl_mhz,
         "family": b.board.family,
     }
@@ -791,7 +815,7 @@ def _assemble(b: _Builder) -> RtlKernel:
     out = {n: t.encode() for n, t in files.items()}
     out[f"{k.name}_regmap.json"] = (json.dumps(b.rmap.to_json(), indent=2, sort_keys=True) + "\n").encode()
     out[f"{k.name}_regmap.h"] = _regmap_header(b.rmap).encode()
-    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap)
+    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles)
 
 
 def _const_word(x, dt: DType) -> int:
