@@ -56,6 +56,7 @@ from partition.solve.model import (
     Variant,
     chosen,
     feasible,
+    longest_paths,
     makespan_jobs,
     schedule_entries,
     schedule_length,
@@ -459,33 +460,21 @@ def solve_makespan(
 
 def _path_bound(problem: Problem, opts: dict[str, list[Variant]], fixed: dict[str, int]) -> float:
     """base_s plus the longest path of shortest possible jobs: the bound when CP-SAT gave none."""
-    shortest = {}
+    index = {t.name: k for k, t in enumerate(problem.tasks)}
+    preds: list[list[int]] = [[] for _ in problem.tasks]
+    dur = []
     for t in problem.tasks:
         times = ([t.cpu_s] if fixed.get(t.name) != 1 else []) + [v.fpga_s for v in opts[t.name]]
-        shortest[t.name] = min(times, default=t.cpu_s)
-    after: dict[str, float] = {t.name: shortest[t.name] for t in problem.tasks}
-    edges = {}
-    for e in problem.edges:
-        if e.src in shortest and e.dst in shortest and e.src != e.dst:
-            c = min(e.c00, e.c01, e.c10, e.c11)
-            edges[e.src, e.dst] = max(edges.get((e.src, e.dst), 0.0), c)
-    order = task_order(problem)
-    succ: dict[str, list[str]] = {t.name: [] for t in problem.tasks}
-    indeg = {t.name: 0 for t in problem.tasks}
-    for a, c in order:
-        succ[a].append(c)
-        indeg[c] += 1
-    ready = [n for n, d in indeg.items() if d == 0]
-    longest = 0.0
-    while ready:
-        n = ready.pop()
-        longest = max(longest, after[n])
-        for c in succ[n]:
-            after[c] = max(after[c], after[n] + edges.get((n, c), 0.0) + shortest[c])
-            indeg[c] -= 1
-            if indeg[c] == 0:
-                ready.append(c)
-    return problem.base_s + longest
+        dur.append(min(times, default=t.cpu_s))
+    for a, c in task_order(problem):
+        preds[index[c]].append(index[a])
+    for e in problem.edges:  # a transfer between two tasks: a job between them
+        if e.src in index and e.dst in index and e.src != e.dst:
+            preds.append([index[e.src]])
+            dur.append(min(e.c00, e.c01, e.c10, e.c11))
+            preds[index[e.dst]].append(len(dur) - 1)
+    _order, head, _tail = longest_paths(preds, dur)
+    return problem.base_s + max((h + d for h, d in zip(head, dur)), default=0.0)
 
 
 def _empty(status: str, start: float, stats: dict[str, int]) -> Solution:

@@ -130,6 +130,7 @@ from partition.solve.model import (
     chosen,
     evaluate,
     feasible,
+    longest_paths,
     makespan_jobs,
     optimal_schedule,
     schedule_length,
@@ -703,22 +704,13 @@ def _indicator(b: _Builder, src: str, dst: str, s: int, d: int) -> Lin:
     return _add(_add(_add(_const(1.0), xs, -1.0), xd, -1.0), y)
 
 
-def _closure(jobs: list[_MJob]) -> tuple[list[int], list[int], list[int]]:
-    """(topological order, descendants bitset, ancestors bitset) of the job graph."""
+def _closure(jobs: list[_MJob], order: list[int]) -> tuple[list[int], list[int]]:
+    """(descendants bitset, ancestors bitset) of the job graph, given a topological order."""
     n = len(jobs)
     succs: list[list[int]] = [[] for _ in jobs]
-    indeg = [len(j.preds) for j in jobs]
     for k, j in enumerate(jobs):
         for p in j.preds:
             succs[p].append(k)
-    order = [k for k in range(n) if indeg[k] == 0]
-    i = 0
-    while i < len(order):
-        for s in succs[order[i]]:
-            indeg[s] -= 1
-            if indeg[s] == 0:
-                order.append(s)
-        i += 1
     desc = [0] * n
     for k in reversed(order):
         m = 0
@@ -731,7 +723,7 @@ def _closure(jobs: list[_MJob]) -> tuple[list[int], list[int], list[int]]:
         for p in jobs[k].preds:
             m |= anc[p] | (1 << p)
         anc[k] = m
-    return order, desc, anc
+    return desc, anc
 
 
 def _build_makespan(
@@ -745,17 +737,8 @@ def _build_makespan(
     p = b.p
     jobs = _makespan_jobs(b)
     n = len(jobs)
-    order, desc, anc = _closure(jobs)
-    head = [0.0] * n
-    for k in order:
-        head[k] = max((head[q] + jobs[q].dmin for q in jobs[k].preds), default=0.0)
-    succs: list[list[int]] = [[] for _ in jobs]
-    for k, j in enumerate(jobs):
-        for q in j.preds:
-            succs[q].append(k)
-    tail = [0.0] * n  # after the job's end
-    for k in reversed(order):
-        tail[k] = max((jobs[s].dmin + tail[s] for s in succs[k]), default=0.0)
+    order, head, tail = longest_paths([j.preds for j in jobs], [j.dmin for j in jobs])
+    desc, anc = _closure(jobs, order)
     serial = sum(j.dmax for j in jobs)
     H = serial if horizon is None else min(serial, horizon)
 
@@ -792,7 +775,7 @@ def _build_makespan(
     for k, j in enumerate(jobs):
         for q in j.preds:
             b.row(S[k] - S[q] - dur[q] >= 0, "prec")
-        if not succs[k]:
+        if not desc[k]:  # no successor
             b.row(C - S[k] - dur[k] >= 0, "end")
     # load bounds (valid inequalities; in the relaxation they are the resource model)
     cpu_work: Lin = {}

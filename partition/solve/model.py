@@ -415,6 +415,37 @@ class ScheduleTooLarge(PartitionError):
     """The exact makespan search would visit more than EXACT_STATES states."""
 
 
+def longest_paths(preds: list[list[int]], dur: list[float]) -> tuple[list[int], list[float], list[float]]:
+    """(topological order, head, tail) of a job graph: head[j] is the longest chain of
+    durations that must end before job j starts, tail[j] the longest that must follow its end.
+
+    head + duration + tail is the lower bound every makespan search here starts
+    from (the exact search's cuts, the MILP's release dates and big-M values,
+    CP-SAT's fallback bound)."""
+    n = len(preds)
+    succs: list[list[int]] = [[] for _ in range(n)]
+    for j, ps in enumerate(preds):
+        for p in ps:
+            succs[p].append(j)
+    indeg = [len(ps) for ps in preds]
+    topo: list[int] = []
+    stack = [j for j in range(n) if indeg[j] == 0]
+    while stack:  # depth first: the order the exact search tries ready jobs in
+        j = stack.pop()
+        topo.append(j)
+        for q in succs[j]:
+            indeg[q] -= 1
+            if indeg[q] == 0:
+                stack.append(q)
+    head = [0.0] * n
+    for j in topo:
+        head[j] = max((head[p] + dur[p] for p in preds[j]), default=0.0)
+    tail = [0.0] * n
+    for j in reversed(topo):
+        tail[j] = max((dur[q] + tail[q] for q in succs[j]), default=0.0)
+    return topo, head, tail
+
+
 def optimal_schedule(
     problem: Problem, ch: dict, *, below: float = math.inf, max_states: int = EXACT_STATES
 ) -> tuple[float, list[dict]]:
@@ -453,19 +484,7 @@ def optimal_schedule(
     for j, job in enumerate(jobs):
         for p in job.preds:
             succs[p].append(j)
-    topo: list[int] = []
-    indeg = [len(job.preds) for job in jobs]
-    stack = [j for j in range(n) if indeg[j] == 0]
-    while stack:
-        j = stack.pop()
-        topo.append(j)
-        for q in succs[j]:
-            indeg[q] -= 1
-            if indeg[q] == 0:
-                stack.append(q)
-    tail = [0.0] * n  # the longest path after a job ends
-    for j in reversed(topo):
-        tail[j] = max((jobs[q].duration + tail[q] for q in succs[j]), default=0.0)
+    topo, _head, tail = longest_paths([job.preds for job in jobs], [job.duration for job in jobs])
     pred_mask = [sum(1 << p for p in job.preds) for job in jobs]
     full = (1 << n) - 1
     seen: dict[tuple, float] = {}
