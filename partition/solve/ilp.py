@@ -1244,11 +1244,10 @@ def top_k(
     if greedy is not None and not feasible(problem, greedy.assignment, greedy.variant):
         greedy = None  # cannot happen; keep the warm start honest
     if solver == "cpsat":
-        fixed = dict(fold.fixed)
         sol = cpsat.solve_makespan(
             problem,
             fold.opts,
-            fixed,
+            fold.fixed,
             time_limit_s=time_limit_s,
             msg=msg,
             greedy=greedy,

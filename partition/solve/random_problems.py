@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable
 
 from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost, Variant
 
@@ -119,14 +120,21 @@ def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: 
 
     edges = _random_edges(r, names, grid, r.uniform(0.0, 0.6), 0.35, t)
 
+    exclusive, base = _exclusive_and_base(r, names, t)
+    return Problem(tasks=tasks, edges=edges, budget=budget, base_s=base, exclusive=exclusive)
+
+
+def _exclusive_and_base(
+    r: random.Random, names: list[str], t: Callable[[float, float], float]
+) -> tuple[list[tuple[str, str]], float]:
+    """Up to three exclusive pairs of tasks (never both on the FPGA) and the app's own time
+    (zero in three instances of ten)."""
     exclusive: list[tuple[str, str]] = []
-    if n >= 2:
+    if len(names) >= 2:
         for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
             a, b = r.sample(names, 2)
             exclusive.append((a, b))
-
-    base = t(1e-4, 0.1) if r.random() < 0.7 else 0.0
-    return Problem(tasks=tasks, edges=edges, budget=budget, base_s=base, exclusive=exclusive)
+    return exclusive, (t(1e-4, 0.1) if r.random() < 0.7 else 0.0)
 
 
 def _random_edges(
@@ -276,13 +284,7 @@ def random_variant_problem(
             i, j = sorted(r.sample(range(n), 2))
             precedence.append((names[i], names[j]))
 
-    exclusive: list[tuple[str, str]] = []
-    if n >= 2:
-        for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
-            a, b = r.sample(names, 2)
-            exclusive.append((a, b))
-
-    base = t(1e-4, 0.1) if r.random() < 0.7 else 0.0
+    exclusive, base = _exclusive_and_base(r, names, t)
     return Problem(
         tasks=tasks,
         edges=edges,
