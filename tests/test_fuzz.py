@@ -60,9 +60,12 @@ def test_ci_fuzz_run_agrees_everywhere(ci_run: run.Summary):
     assert s.count(lambda r: r.status == "accepted") >= 255  # ... that the frontend mostly takes
     assert s.through("csim") >= 255
     assert s.through("rtl") >= 50
+    seq = s.count(lambda r: r.stages.get("rtl") == "pass" and r.rtl_variant == "seq")
+    assert seq >= 10  # the seq variant (loops as FSMs) agrees with Python too
     assert s.count(lambda r: r.status == "accepted" and r.floats) >= 30
     print(
-        f"CI fuzz: {s.through('csim')} through csim, {s.through('rtl')} through RTL, {s.per_minute(300):.0f}/min"
+        f"CI fuzz: {s.through('csim')} through csim, {s.through('rtl')} through RTL ({seq} in the seq "
+        f"variant), {s.per_minute(300):.0f}/min"
     )
 
 

@@ -62,6 +62,7 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
         "accepted_floats": sum(1 for r in accepted if r.floats),
         "csim_pass": s.through("csim"),
         "rtl_pass": s.through("rtl"),
+        "rtl_seq_pass": s.count(lambda r: r.stages.get("rtl") == "pass" and r.rtl_variant == "seq"),
         "rtl_skipped": s.count(lambda r: r.stages.get("rtl") == "skipped"),
         "rtl_unsupported": s.count(lambda r: r.stages.get("rtl") == "unsupported"),
         "rtl_unsupported_reasons": sorted(
@@ -72,6 +73,7 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
             ).items()
         ),
         "rtl_limit": f"{rtlsim.MAX_COMPUTE_CYCLES:,}",
+        "seq_every": rtlsim.SEQ_EVERY,
         "findings": findings,
         "seconds": f"{s.seconds:.0f}",
         "per_minute": f"{len(results) / minutes:.0f}" if minutes else "n/a",

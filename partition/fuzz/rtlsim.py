@@ -29,6 +29,7 @@ from partition import ir
 from partition.boards import Board
 from partition.codegen import render
 from partition.codegen.hls import VectorSet
+from partition.estimate.variants import Directives, candidate_directives
 from partition.rtl.kernel import generate_rtl
 from partition.rtl.shells import control_address_bits
 from partition.rtl.vectors import vector_files
@@ -37,6 +38,7 @@ OP_MEM, OP_REG, OP_RUN, OP_MASK, OP_REGCHK, OP_MEMCHK, OP_VEC = 1, 2, 3, 4, 5, 6
 # Icarus simulates a generated kernel at roughly 10-50 k cycles per second: kernels whose
 # schedule says a call computes for longer are left to the Verilator-based tests
 MAX_COMPUTE_CYCLES = 20_000
+SEQ_EVERY = 3  # one kernel in three (by seed) is built in its `seq` variant (FSM loops)
 
 
 class TooLong(Exception):
@@ -64,6 +66,7 @@ class RtlItem:
     vectors: int
     timeout: int  # cycles one call may take
     layout: dict[str, tuple[int, int]] = field(default_factory=dict)  # array -> (byte address, bytes)
+    variant: str = "base"  # the implementation variant built
 
 
 @dataclass
@@ -76,6 +79,15 @@ def _line(op: int, a: int, b: int) -> str:
     return f"{op:02x}{a & 0xFFFFFFFF:08x}{b & 0xFFFFFFFF:08x}"
 
 
+def variant_for(kernel: ir.Kernel, seed: int) -> Directives | None:
+    """The implementation variant case `seed` builds: `seq` for one seed in SEQ_EVERY when the
+    kernel has loops the base variant pipelines, else base (None). The other variants
+    partition arrays into banks, which the built-in RTL does not build."""
+    if seed % SEQ_EVERY:
+        return None
+    return next((d for d in candidate_directives(kernel) if d.name == "seq"), None)
+
+
 def prepare(
     kernel: ir.Kernel,
     vectors: list[VectorSet],
@@ -84,9 +96,10 @@ def prepare(
     seed: int,
     max_cycles: int = MAX_COMPUTE_CYCLES,
 ) -> RtlItem:
-    """Write the kernel's IP and its harness script into `folder` (raises RtlUnsupported, or
-    TooLong when the schedule says a call computes for more than `max_cycles`)."""
-    rtl = generate_rtl(kernel, board)
+    """Write the kernel's IP (in the variant `variant_for` picks) and its harness script into
+    `folder` (raises RtlUnsupported, or TooLong when the schedule says a call computes for
+    more than `max_cycles`)."""
+    rtl = generate_rtl(kernel, board, variant_for(kernel, seed))
     compute = rtl.schedule.compute_cycles
     if compute > max_cycles:
         raise TooLong(f"estimated {compute:,} compute cycles per call (the batch runs up to {max_cycles:,})")
@@ -164,6 +177,7 @@ def prepare(
         vectors=len(manifest["vectors"]),
         timeout=timeout,
         layout=layout,
+        variant=rtl.variant,
     )
 
 

@@ -57,6 +57,7 @@ class CaseResult:
     vectors: int = 0
     stages: dict[str, str] = field(default_factory=dict)  # stage -> pass | fail | error | unsupported
     details: dict[str, str] = field(default_factory=dict)
+    rtl_variant: str = ""  # the implementation variant the RTL stage built
 
     @property
     def findings(self) -> list[str]:
@@ -220,6 +221,7 @@ def prepare_kernel(
         try:
             out.rtl_item = rtlsim.prepare(k, vectors, board, rtl_dir / k.name, res.seed, rtl_max_cycles)
             res.stages["rtl"] = "pending"
+            res.rtl_variant = out.rtl_item.variant
         except RtlUnsupported as e:
             res.stages["rtl"] = "unsupported"
             res.details["rtl"] = e.message
