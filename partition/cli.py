@@ -547,7 +547,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         bad += status != "pass"
         extra = ""
         if r["step"] == "rtl_sim" and r.get("cycles") is not None:
-            extra = f"  {r['vectors']} vectors, {r['cycles']:,} cycles (estimate {r['estimate_cycles']:,})"
+            of = f" of the {r['variant']} variant" if r.get("variant", "base") != "base" else ""
+            extra = (
+                f"  {r['vectors']} vectors, {r['cycles']:,} cycles (estimate{of} {r['estimate_cycles']:,})"
+            )
         elif r["step"] == "yosys":
             extra = f"  {r['lut']:,} LUT  {r['ff']:,} FF  {r['dsp']} DSP  {r['bram18']} BRAM18"
         elif r["step"] == "lint" and r.get("detail"):

@@ -282,7 +282,7 @@ def make_plan(
     for t in data["tasks"]:
         if t["placement"] != "fpga":
             continue
-        t["rtl"] = _build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t), rtl, t["name"])
+        t["rtl"] = build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t), rtl, t["name"])
     return Plan(data, prep.kernels, prep.base_estimates, prep.rejected, rtl, prep)
 
 
@@ -294,7 +294,7 @@ def _chosen_directives(task: dict[str, Any]) -> Directives:
     return Directives(BASE)
 
 
-def _build_rtl(
+def build_rtl(
     kernel: ir.Kernel, board: Board, d: Directives, out: dict[str, RtlKernel], task: str
 ) -> dict[str, Any]:
     """Build the chosen variant in the built-in RTL (the base one where it cannot); plan.json's `rtl`."""

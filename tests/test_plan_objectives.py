@@ -176,13 +176,13 @@ def test_a_loop_without_enough_ports_is_not_made_faster_by_partitioning():
 
 
 def test_the_built_in_rtl_builds_the_chosen_variant_or_says_why_not():
-    from partition.plan import _build_rtl
+    from partition.plan import build_rtl
 
     board = load_board("pynq-z2")
     k = _vadd(32)
     ds = {d.name: d for d in candidate_directives(k)}
     out: dict = {}
-    seq = _build_rtl(k, board, ds["seq"], out, "vadd")
+    seq = build_rtl(k, board, ds["seq"], out, "vadd")
     assert seq == {
         "status": "built",
         "top": "vadd",
@@ -190,7 +190,7 @@ def test_the_built_in_rtl_builds_the_chosen_variant_or_says_why_not():
         "estimate_cycles": estimate_variant(k, board, ds["seq"]).cycles,
     }
     assert out["vadd"].variant == "seq"
-    un = _build_rtl(k, board, ds["unroll4"], out, "vadd")
+    un = build_rtl(k, board, ds["unroll4"], out, "vadd")
     assert un["status"] == "built" and un["variant"] == "base"
     assert un["estimate_cycles"] == estimate_kernel(k, board).cycles
     assert "variant unroll4 splits a (×4), b (×4), out (×4) into cyclic banks" in un["note"]

@@ -929,10 +929,13 @@ def verification_view(plan_data: dict[str, Any], verification: dict[str, Any]) -
                 }
             )
         est = None
+        rtl = (t or {}).get("rtl") or {}
         if t and t.get("fpga"):
             i = plan_data["tasks"].index(t)
-            est = _count(t["fpga"]["estimate"]["cycles"], f"plan.tasks.{i}.fpga.estimate.cycles")
-        rtl = (t or {}).get("rtl") or {}
+            if isinstance(rtl.get("estimate_cycles"), int):  # the variant the RTL built
+                est = _count(rtl["estimate_cycles"], f"plan.tasks.{i}.rtl.estimate_cycles")
+            else:
+                est = _count(t["fpga"]["estimate"]["cycles"], f"plan.tasks.{i}.fpga.estimate.cycles")
         rows.append(
             {
                 "kernel": k,
