@@ -20,6 +20,7 @@ import jinja2
 import pytest
 
 from partition import regmap
+from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.rtl import shells
 from partition.sim import verilator, yosys
@@ -108,7 +109,7 @@ def test_every_lint_waiver_is_justified():
     for rmap in OTHER_MAPS.values():
         s = shells.render_control(rmap)
         texts[s.filename] = s.text
-    texts["macros"] = shells.environment().get_template("rtl/macros.j2").module.kernel_ports(7)
+    texts["macros"] = template_env().get_template("rtl/macros.j2").module.kernel_ports(7)
     for name, text in texts.items():
         lines = text.splitlines()
         for i, line in enumerate(lines):
@@ -166,7 +167,7 @@ def _write(out: Path, files: dict[str, str]) -> list[Path]:
 
 
 def _ram_harness_files() -> dict[str, str]:
-    env = shells.environment()
+    env = template_env()
     env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(str(HERE))])
     files = {
         s.filename: s.text for s in (shells.render_ram_tdp("copy_add"), shells.render_ram_sdp("copy_add"))

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from partition import ir
 from partition.boards import Board
+from partition.codegen import template_env
 from partition.dtypes import DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, schedule_kernel
@@ -788,7 +789,7 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         "clock_mhz": b.board.pl_mhz,
         "family": b.board.family,
     }
-    env = shells.environment()
+    env = template_env()
     files: dict[str, str] = {}
     files.update(
         {
@@ -858,9 +859,7 @@ def _resolve_engine(e: dict, resolve, loads, stores) -> dict:
 
 
 def _regmap_header(rmap: RegisterMap) -> str:
-    from partition.rtl import shells as _s
-
-    env = _s.environment()
+    env = template_env()
     return env.get_template("rtl/regmap.h.j2").render(
         kernel=rmap.kernel,
         guard=rmap.kernel.upper(),

@@ -32,15 +32,12 @@ connections, so a top template only writes the core between them.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-import jinja2
-
+from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap
-from partition.resources import resource_dir
 
 #: Width of the m_axi data bus and of the words the engines move (DESIGN.md §4, v1).
 DATA_BITS = 32
@@ -62,20 +59,6 @@ class Shell:
     @property
     def filename(self) -> str:
         return f"{self.module}.v"
-
-
-@functools.lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The Jinja2 environment for RTL templates (loader rooted at templates/); one per process,
-    so each template is compiled once."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
 
 
 def _check_ident(what: str, name: str) -> str:
@@ -175,7 +158,7 @@ def render_control(regmap: RegisterMap, prefix: str | None = None) -> Shell:
     """The AXI4-Lite control slave for `regmap` (module `<prefix>_control_s_axi`)."""
     prefix = _check_ident("module prefix", prefix or regmap.kernel)
     module = f"{prefix}_control_s_axi"
-    text = environment().get_template("rtl/control_s_axi.v.j2").render(**_control_context(regmap, module))
+    text = template_env().get_template("rtl/control_s_axi.v.j2").render(**_control_context(regmap, module))
     return Shell(module, text)
 
 
@@ -187,7 +170,7 @@ def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int) -> Shell:
         raise PartitionError(f"{kind}: RAM address width must be at least 1, got {ram_addr_bits}")
     module = f"{prefix}_{kind}"
     text = (
-        environment()
+        template_env()
         .get_template(f"rtl/{kind}.v.j2")
         .render(module=module, ram_aw=ram_addr_bits, len_w=len_bits)
     )
@@ -210,7 +193,7 @@ def _ram(kind: str, prefix: str, width: int, depth: int) -> Shell:
         raise PartitionError(f"{kind}: width and depth must be positive, got {width} x {depth}")
     module = f"{prefix}_{kind}"
     text = (
-        environment()
+        template_env()
         .get_template(f"rtl/{kind}.v.j2")
         .render(module=module, width=width, depth=depth, aw=bits_for(depth))
     )

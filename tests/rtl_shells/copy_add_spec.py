@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from partition import regmap
+from partition.codegen import template_env
 from partition.rtl import shells
 
 KERNEL = "copy_add"
@@ -33,7 +34,7 @@ def render(mutate: Callable[[str, str], str] | None = None) -> dict[str, str]:
     """{filename: text} of the shells and the top; `mutate(filename, text)` edits any file."""
     rmap = register_map()
     files = shells.render_shells(rmap, ram_addr_bits=RAM_AW, len_bits=LEN_W)
-    env = shells.environment()
+    env = template_env()
     env.loader = jinja2.ChoiceLoader([env.loader, jinja2.FileSystemLoader(str(HERE))])
     files[f"{KERNEL}.v"] = env.get_template("copy_add.v.j2").render(
         ctrl_aw=shells.control_address_bits(rmap), ram_aw=RAM_AW, len_w=LEN_W
