@@ -6,20 +6,15 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from partition.codegen.cexpr import CPP_RESERVED
 from partition.errors import PartitionError
 
-# C++, Verilog/SystemVerilog and Vitis HLS reserve these; a Python name that
-# collides gets the suffix "_r" (as Vitis HLS does for `in` and `out`).
-RESERVED = frozenset(
+# Verilog/SystemVerilog and Vitis HLS reserve these, and C++ its keywords and the names the
+# generated files use (codegen.cexpr.CPP_RESERVED); a Python name that collides gets the
+# suffix "_r" (as Vitis HLS does for `in` and `out`).
+RESERVED = CPP_RESERVED | frozenset(
     """
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
-    class compl const constexpr const_cast continue decltype default delete do double dynamic_cast
-    else enum explicit export extern false float for friend goto if inline int long mutable
-    namespace new noexcept not not_eq nullptr operator or or_eq private protected public register
-    reinterpret_cast return short signed sizeof static static_assert static_cast struct switch
-    template this thread_local throw true try typedef typeid typename union unsigned using virtual
-    void volatile wchar_t while xor xor_eq main int8_t int16_t int32_t int64_t uint8_t uint16_t
-    uint32_t uint64_t size_t always assign automatic begin buf bufif0 bufif1 cell cmos config
+    always assign automatic begin buf bufif0 bufif1 cell cmos config
     deassign defparam design disable edge end endcase endconfig endfunction endgenerate endmodule
     endprimitive endspecify endtable endtask event force forever fork function generate genvar
     highz0 highz1 ifnone incdir include initial inout input instance integer join large liblist
@@ -37,7 +32,8 @@ RESERVED = frozenset(
 def c_name(name: str) -> str:
     """A Python identifier as a name safe in C++, Verilog and Vitis HLS."""
     safe = name if name.isascii() else "".join(c if c.isascii() and c.isalnum() else "_" for c in name)
-    if safe.startswith("_") or safe.lower() in RESERVED or safe.startswith(("ap_", "m_axi", "s_axi")):
+    reserved = safe in RESERVED or safe.lower() in RESERVED
+    if safe.startswith("_") or reserved or safe.startswith(("ap_", "m_axi", "s_axi")):
         safe = f"{safe.lstrip('_') or 'v'}_r"
     return safe
 
