@@ -396,6 +396,22 @@ def test_calibrate_reads_csynth_and_rtl_results(tmp_path, profile, validator):
     assert "[measured: bram18, cycles, dsp, ff, lut]" in r.stdout
 
 
+def test_rtl_measurements_belong_to_the_variant_the_rtl_built(tmp_path):
+    """Built-in RTL results replace the figures of plan.json's `rtl.variant` (base without it)."""
+    import shutil
+
+    from partition.estimate.calibrate import load_measurements
+
+    folder = tmp_path / "calib"
+    shutil.copytree(CALIBRATION / "results", folder / "results")
+    rtl = [m for m in load_measurements(folder, ["scale_add"]) if m.source == "rtl"]
+    assert [m.variant for m in rtl] == ["base"] and rtl[0].cycles == 2310
+    plan = {"tasks": [{"kernel": "scale_add", "variant": "unroll2", "rtl": {"variant": "seq"}}]}
+    (folder / "plan.json").write_text(json.dumps(plan))
+    rtl = [m for m in load_measurements(folder, ["scale_add"]) if m.source == "rtl"]
+    assert [m.variant for m in rtl] == ["seq"] and rtl[0].resources["lut"] == 700
+
+
 def test_csynth_reader_rejects_what_is_not_a_report(tmp_path):
     from partition.errors import PartitionError
     from partition.estimate.calibrate import read_csynth
