@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
                     k = plan.kernels[t["name"]]
                     seq = next((d for d in candidate_directives(k) if d.name == "seq"), None)
                     if seq is not None:
-                        t["rtl"] = build_rtl(k, board, seq, plan.rtl, t["name"])
+                        t["rtl"], plan.rtl[t["name"]] = build_rtl(k, board, seq)
                         seq_est[t["name"]] = estimate_variant(k, board, seq).to_json()
             files, exe = build_tree(plan, profile, board, app.read_bytes())
             tree = Path(tmp) / f"{ex}_seq"

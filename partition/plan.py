@@ -282,7 +282,9 @@ def make_plan(
     for t in data["tasks"]:
         if t["placement"] != "fpga":
             continue
-        t["rtl"] = build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t), rtl, t["name"])
+        t["rtl"], built = build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t))
+        if built is not None:
+            rtl[t["name"]] = built
     return Plan(data, prep.kernels, prep.base_estimates, prep.rejected, rtl, prep)
 
 
@@ -294,10 +296,9 @@ def _chosen_directives(task: dict[str, Any]) -> Directives:
     return Directives(BASE)
 
 
-def build_rtl(
-    kernel: ir.Kernel, board: Board, d: Directives, out: dict[str, RtlKernel], task: str
-) -> dict[str, Any]:
-    """Build the chosen variant in the built-in RTL (the base one where it cannot); plan.json's `rtl`."""
+def build_rtl(kernel: ir.Kernel, board: Board, d: Directives) -> tuple[dict[str, Any], RtlKernel | None]:
+    """The built-in RTL of variant `d` (of base where the backend cannot build `d`): plan.json's
+    `rtl` entry, and the IP (None when the backend cannot build the kernel at all)."""
     note = None
     try:
         try:
@@ -306,8 +307,7 @@ def build_rtl(
             note = f"{e.message}; the built-in RTL implements the base variant"
             built = generate_rtl(kernel, board)
     except RtlUnsupported as e:
-        return {"status": "unsupported", "reason": e.message, "variant": BASE}
-    out[task] = built
+        return {"status": "unsupported", "reason": e.message, "variant": BASE}, None
     entry: dict[str, Any] = {
         "status": "built",
         "top": built.top,
@@ -316,7 +316,7 @@ def build_rtl(
     }
     if note:
         entry["note"] = note
-    return entry
+    return entry, built
 
 
 # ----------------------------------------------------------------------------- objective values
