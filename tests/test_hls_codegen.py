@@ -1020,6 +1020,34 @@ def test_generated_kernel_text(built: dict[str, Built]) -> None:
     assert "#include <stdint.h>" in header
 
 
+def test_copy_loops_move_a_bus_word_a_cycle() -> None:
+    """As the estimate and the built-in RTL: narrow elements packed into 32-bit RAM words
+    (ARRAY_RESHAPE), copy loops unrolled by the elements of a word, ports widened to 32 bits
+    on 4-byte-aligned buffers. Elements of a word or more are copied one a cycle."""
+    kernel, vectors = k_arrays(np.random.default_rng(1))
+    files = generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100)
+    cpp = files["arrays.cpp"].decode()
+    # flags: bool (a byte each, 4 a word); out: uint16 (2 a word); a: float32, b: float64
+    assert "#pragma HLS ARRAY_RESHAPE variable=flags_buf type=cyclic factor=4 dim=1" in cpp
+    assert "#pragma HLS ARRAY_RESHAPE variable=out_buf type=cyclic factor=2 dim=1" in cpp
+    assert "variable=a_buf" not in cpp and "variable=b_buf" not in cpp
+    unroll = {"load_flags": "factor=4", "store_out": "factor=2"}
+    for label, factor in unroll.items():
+        lines = cpp[cpp.index(f"{label}: for") :].splitlines()
+        assert lines[1].strip() == "#pragma HLS PIPELINE II=1"
+        assert lines[2].strip() == f"#pragma HLS UNROLL {factor}", label
+    for label in ("load_a", "load_b"):
+        lines = cpp[cpp.index(f"{label}: for") :].splitlines()
+        assert "UNROLL" not in lines[2], label
+    assert cpp.count("max_widen_bitwidth=32") == 4
+    assert "config_interface -m_axi_alignment_byte_size 4" in files["run_hls.tcl"].decode().splitlines()
+    wide = generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100, bus_bits=64)
+    assert "variable=a_buf type=cyclic factor=2" in wide["arrays.cpp"].decode()  # two float32 a word
+    assert "-m_axi_alignment_byte_size 8" in wide["run_hls.tcl"].decode()
+    with pytest.raises(PartitionError, match="m_axi width 48"):
+        generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100, bus_bits=48)
+
+
 @needs_gxx
 def test_run_hls_tcl(built: dict[str, Built]) -> None:
     tcl = built["intops"].files["run_hls.tcl"].decode()

@@ -208,6 +208,15 @@ def test_hls_carries_the_chosen_variants_pragmas():
     ].decode()
     assert "#pragma HLS UNROLL factor=4" in cpp
     assert "#pragma HLS ARRAY_PARTITION variable=a_buf type=cyclic factor=4 dim=1" in cpp
+    # a buffer the variant splits into banks keeps them (no reshape); its copy loop is unrolled
+    from ir_kernels import CASES  # tests/ is on sys.path (conftest.py)
+
+    k16, vs16 = CASES["vadd_int16_7"](np.random.default_rng(1))
+    d16 = next(d for d in candidate_directives(k16) if d.name == "unroll2")
+    cpp16 = generate_hls(k16, vs16, part="xc7z020clg400-1", clock_mhz=100, directives=d16.to_json())
+    text = cpp16[f"{k16.name}.cpp"].decode()
+    assert "ARRAY_RESHAPE" not in text and "variable=a_buf type=cyclic factor=2" in text
+    assert text.count("#pragma HLS UNROLL factor=2") == 4  # L1 and the three copy loops
     seq = Directives("seq", sequential=("L1",)).to_json()
     cpp = generate_hls(k, vs, part="xc7z020clg400-1", clock_mhz=100, directives=seq)["vadd.cpp"].decode()
     assert "#pragma HLS PIPELINE off" in cpp and "UNROLL" not in cpp

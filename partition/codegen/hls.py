@@ -36,6 +36,7 @@ from partition.codegen.cexpr import (
 )
 from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
+from partition.estimate.schedule import ram_geometry
 
 # One compile line for C simulation, shared by the build tree's Makefile and the tests.
 # -ffp-contract=off: no fused multiply-add, so float results are the IEEE operations
@@ -135,6 +136,7 @@ def generate_hls(
     clock_mhz: float,
     include_rel: str = "../include",
     directives: dict[str, Any] | None = None,
+    bus_bits: int = 32,
 ) -> dict[str, bytes]:
     """All files of hls/<task>/ (paths relative to that folder) for `kernel`.
 
@@ -145,6 +147,15 @@ def generate_hls(
     "sequential" loop labels get PIPELINE off, "unroll" {label: factor} an
     UNROLL factor, "partition" {array: factor} a cyclic ARRAY_PARTITION of the
     array's local buffer); None is the base variant.
+
+    `bus_bits` is the board's kernel m_axi data width. The load and store loops
+    move one bus word a cycle, as the estimate (partition.estimate.schedule's
+    `ram_geometry`) and the built-in RTL do: the m_axi port may be widened to
+    `bus_bits` (buffers from pynq.allocate are page-aligned), a buffer of
+    narrower elements is reshaped so one RAM word holds a bus word's elements
+    (`ARRAY_RESHAPE cyclic`, the estimate's packed RAM), and the copy loop is
+    unrolled by that many elements. A buffer the variant partitions into banks
+    keeps its banks (they give the copy loop as many ports).
     """
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", part or ""):
         raise PartitionError(f"HLS part {part!r} is not a Xilinx part name (e.g. xc7z020clg400-1)")
@@ -155,7 +166,9 @@ def generate_hls(
     if not vectors:
         raise PartitionError(f"kernel {kernel.name}: no test vectors for the C-simulation testbench")
 
-    view = _KernelView(kernel, directives)
+    if bus_bits not in (32, 64, 128):
+        raise PartitionError(f"HLS m_axi width {bus_bits!r} bits: use 32, 64 or 128")
+    view = _KernelView(kernel, directives, bus_bits)
     ctx = view.context()
     ctx.update(
         part=part,
@@ -163,6 +176,8 @@ def generate_hls(
         clock_mhz=f"{clock_mhz:g}",
         clock_uncertainty=CLOCK_UNCERTAINTY,
         include_rel=include_rel,
+        bus_bits=bus_bits,
+        align_bytes=bus_bits // 8,
         project=HLS_PROJECT,
         solution=HLS_SOLUTION,
         labels=[c_string(v.label or f"vector {k}") for k, v in enumerate(vectors)],
@@ -255,8 +270,9 @@ def _breaks_out(body: list[ir.Stmt]) -> bool:
 class _KernelView:
     """The kernel prepared for the templates: names, buffers, statements as dicts."""
 
-    def __init__(self, kernel: ir.Kernel, directives: dict[str, Any] | None = None):
+    def __init__(self, kernel: ir.Kernel, directives: dict[str, Any] | None = None, bus_bits: int = 32):
         self.k = kernel
+        self.bus_bits = bus_bits
         d = directives or {}
         self.sequential = set(d.get("sequential", ()))
         self.unroll = {str(k): int(v) for k, v in d.get("unroll", {}).items()}
@@ -614,6 +630,8 @@ class _KernelView:
                 "direction": p.direction if p.kind == "array" else "in",
             }
             if p.kind == "array":
+                # elements per bus word in the buffer's RAM (1 for elements of a word or more)
+                per_word = ram_geometry(p.name, p.dtype, p.size, "buffer", self.bus_bits).per_word
                 entry.update(
                     buf=self.buffers[p.name],
                     size=p.size,
@@ -626,6 +644,8 @@ class _KernelView:
                     if p.direction in ("out", "inout")
                     else "",
                     decl=f"{'const ' if p.direction == 'in' else ''}{ctype(p.dtype)}* {p.name}",
+                    per_word=per_word,
+                    reshape=per_word > 1 and p.name not in self.partition,
                     **_tolerance(p.dtype),
                 )
             else:

@@ -70,6 +70,7 @@ def build_tree(
             clock_mhz=float(board.clocks["pl_mhz"]),
             include_rel="../include",
             directives=plan.directives(name),
+            bus_bits=int(board.interface["kernel_axi_bits"]),
         )
         for rel, data in hls_files.items():
             files[f"hls/{k.name}/{rel}"] = data
