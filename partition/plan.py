@@ -116,12 +116,17 @@ class Plan:
     def directives(self, task: str) -> dict[str, Any] | None:
         """The HLS directives of the variant the plan chose for `task` (None: base)."""
         t = next((t for t in self.data["tasks"] if t["name"] == task), None)
-        if t is None or t.get("variant", BASE) == BASE:
-            return None
-        for v in t["fpga"].get("variants", []):
-            if v["name"] == t["variant"]:
-                return v["directives"]
+        return None if t is None else chosen_directives(t)
+
+
+def chosen_directives(task: dict[str, Any]) -> dict[str, Any] | None:
+    """The directives (JSON) of the variant a plan.json task chose; None for base or none."""
+    if task.get("variant", BASE) == BASE:
         return None
+    for v in task["fpga"].get("variants", []):
+        if v["name"] == task["variant"]:
+            return v["directives"]
+    return None
 
 
 @dataclass
@@ -282,22 +287,17 @@ def make_plan(
     for t in data["tasks"]:
         if t["placement"] != "fpga":
             continue
-        t["rtl"], built = build_rtl(prep.kernels[t["name"]], board, _chosen_directives(t))
+        d = chosen_directives(t)
+        t["rtl"], built = build_rtl(prep.kernels[t["name"]], board, Directives.from_json(d) if d else None)
         if built is not None:
             rtl[t["name"]] = built
     return Plan(data, prep.kernels, prep.base_estimates, prep.rejected, rtl, prep)
 
 
-def _chosen_directives(task: dict[str, Any]) -> Directives:
-    name = task.get("variant", BASE)
-    for v in task["fpga"].get("variants", []):
-        if v["name"] == name:
-            return Directives.from_json(v["directives"])
-    return Directives(BASE)
-
-
-def build_rtl(kernel: ir.Kernel, board: Board, d: Directives) -> tuple[dict[str, Any], RtlKernel | None]:
-    """The built-in RTL of variant `d` (of base where the backend cannot build `d`): plan.json's
+def build_rtl(
+    kernel: ir.Kernel, board: Board, d: Directives | None
+) -> tuple[dict[str, Any], RtlKernel | None]:
+    """The built-in RTL of variant `d` (None: base; base where the backend cannot build `d`): plan.json's
     `rtl` entry, and the IP (None when the backend cannot build the kernel at all)."""
     note = None
     try:
