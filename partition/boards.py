@@ -52,6 +52,7 @@ SCHEMA: dict[str, dict[str, _Kind]] = {
         "copy_from_cma_MBps": "num+",
         "sync_us": "num+",
         "kernel_axi_bits": ("enum", ("32", "64", "128")),
+        "hp_axi_bits": ("enum", ("32", "64", "128")),
         "ddr_read_latency_cycles": "int+",
         "ddr_write_latency_cycles": "int+",
     },

@@ -28,7 +28,14 @@ from partition.boards import Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
+from partition.estimate.variants import (
+    BASE,
+    Directives,
+    KernelVariant,
+    candidate_directives,
+    estimate_variant,
+    pareto,
+)
 from partition.frontend import Rejected, translate
 from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
@@ -210,8 +217,8 @@ def prepare(
             raise PartitionError(f"--pin-fpga {name}: it cannot become a kernel: {rejected[name].reason}")
     variants: dict[str, list[KernelVariant]] = {}
     for name, k in sorted(kernels.items()):
-        vs = kernel_variants(k, board)
-        variants[name] = vs if opts.variants else vs[:1]
+        ds = candidate_directives(k, board) if opts.variants else [Directives(BASE)]
+        variants[name] = [KernelVariant(d, estimate_variant(k, board, d)) for d in ds]
     calibrated = 0
     if opts.calibrate is not None:
         ms = calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
@@ -220,6 +227,8 @@ def prepare(
                 if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
                     calibrate.apply(v.estimate, ms)
                     calibrated += 1
+    # dominated variants go after calibration: a measured variant competes with its real figures
+    variants = {name: pareto(vs) for name, vs in variants.items()}
     figures: dict[str, dict[str, costs.TaskFigures]] = {}
     for name in sorted(kernels):
         fp = profile.functions[name]

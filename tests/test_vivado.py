@@ -267,6 +267,8 @@ def test_pynq_z2_ps7_clock_settings(tmp_path):
     props = {(r[1], r[2]): r[3] for r in report(root) if r[0] == "prop"}
     assert props[("processing_system7_0", "PCW_CRYSTAL_PERIPHERAL_FREQMHZ")] == "50"
     assert props[("processing_system7_0", "PCW_FPGA0_PERIPHERAL_FREQMHZ")] == "100"
+    # the HP port as wide as the widest kernel m_axi a variant may have (the board's hp_axi_bits)
+    assert props[("processing_system7_0", "PCW_S_AXI_HP0_DATA_WIDTH")] == str(board.interface["hp_axi_bits"])
     hwh = (root / "host" / "overlay" / f"{APP}.hwh").read_text()
     assert 'NAME="PCW_CRYSTAL_PERIPHERAL_FREQMHZ" VALUE="50"' in hwh
 
@@ -345,6 +347,17 @@ def test_dropped_address_assignment_fails(z2_tree):
     drop_assignment(root, "scale_0/s_axi_control/Reg")
     out = failed(build(root, board), r"slave segment /scale_0/s_axi_control/Reg has no address")
     assert "reachable from /processing_system7_0/Data but has no address there" in out
+
+
+def test_zu_hp_port_is_as_wide_as_a_wide_variant(zu_tree):
+    root, board = zu_tree
+    ok(build(root, board))
+    props = {(r[1], r[2]): r[3] for r in report(root) if r[0] == "prop"}
+    assert (
+        props[("zynq_ultra_ps_e_0", "PSU__SAXIGP2__DATA_WIDTH")]
+        == "128"
+        == str(board.interface["hp_axi_bits"])
+    )
 
 
 def test_dropped_ddr_assignment_fails(zu_tree):

@@ -148,7 +148,8 @@ def generate_hls(
     UNROLL factor, "partition" {array: factor} a cyclic ARRAY_PARTITION of the
     array's local buffer); None is the base variant.
 
-    `bus_bits` is the board's kernel m_axi data width. The load and store loops
+    `bus_bits` is the kernel's m_axi data width: the board's kernel_axi_bits, or the
+    PS port's width for a burst-width variant (`Directives.bus`). The load and store loops
     move one bus word a cycle, as the estimate (partition.estimate.schedule's
     `ram_geometry`) and the built-in RTL do: the m_axi port may be widened to
     `bus_bits` (buffers from pynq.allocate are page-aligned), a buffer of

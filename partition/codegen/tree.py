@@ -16,6 +16,7 @@ from partition.codegen import render
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
 from partition.codegen.host import executables, generate_host
 from partition.codegen.vivado import VivadoKernel, generate_vivado
+from partition.estimate.variants import BASE, Directives
 from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
@@ -63,14 +64,15 @@ def build_tree(
         if rtl is not None:
             for rel, data in {**rtl.files, **rtl_vector_files(k, vectors)}.items():
                 files[f"rtl/{k.name}/{rel}"] = data
+        chosen = plan.directives(name)
         hls_files = generate_hls(
             k,
             vectors,
             part=board.part,
             clock_mhz=float(board.clocks["pl_mhz"]),
             include_rel="../include",
-            directives=plan.directives(name),
-            bus_bits=int(board.interface["kernel_axi_bits"]),
+            directives=chosen,
+            bus_bits=(Directives.from_json(chosen) if chosen else Directives(BASE)).bus(board),
         )
         for rel, data in hls_files.items():
             files[f"hls/{k.name}/{rel}"] = data

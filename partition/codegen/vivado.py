@@ -285,6 +285,7 @@ def _board_context(board: Board) -> dict[str, Any]:
         "ps_ref_mhz": _mhz(board, "ps_ref_mhz"),
         "pl_mhz": _mhz(board, "pl_mhz"),
         "ddr_mb": int(board.memory["ddr_mb"]),
+        "hp_axi_bits": int(board.interface["hp_axi_bits"]),  # the widest kernel m_axi (a variant's)
     }
 
 

@@ -15,7 +15,15 @@ the base microarchitecture pipelines) and the arrays they access:
   reaches is cyclic-partitioned so the U copies of an access land in U
   different banks, which gives the loop 2U ports on it. Operators are
   replicated (LUT/FF/DSP grow), each bank is its own RAM (BRAM/LUTRAM
-  grow), and the loop runs ceil(trip / U) iterations.
+  grow), and the loop runs ceil(trip / U) iterations;
+* ``wideW`` and ``unrollU_wideW``: base or unrollU with the kernel's m_axi
+  ports W bits wide instead of the board's 32, W the width of the PS port
+  the kernels reach DDR through (`hp_axi_bits`: 64 on Zynq-7000, 128 on
+  Zynq UltraScale+). Each load and store beat carries W/8 bytes, so the
+  transfer phases take about 32/W of their cycles; the buffers are packed
+  into W-bit words (the RAM geometry follows the bus) and the AXI adapter
+  grows with the data width (strobes, data registers). Only kernels with
+  array arguments get one.
 
 How a variant is estimated. Unrolling is done on the IR (`unroll_kernel`: the
 body repeated U times with the loop variable offset, the step multiplied by
@@ -62,6 +70,7 @@ class Directives:
     sequential: tuple[str, ...] = ()  # innermost loops with PIPELINE off
     unroll: tuple[tuple[str, int], ...] = ()  # (loop label, factor)
     partition: tuple[tuple[str, int], ...] = ()  # (array, cyclic factor on the flat array)
+    bus_bits: int = 0  # m_axi data width; 0: the board's kernel_axi_bits
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +78,7 @@ class Directives:
             "sequential": list(self.sequential),
             "unroll": {label: f for label, f in self.unroll},
             "partition": {a: f for a, f in self.partition},
+            "bus_bits": self.bus_bits,
         }
 
     @classmethod
@@ -78,7 +88,12 @@ class Directives:
             sequential=tuple(data.get("sequential", ())),
             unroll=tuple(sorted((str(k), int(v)) for k, v in data.get("unroll", {}).items())),
             partition=tuple(sorted((str(k), int(v)) for k, v in data.get("partition", {}).items())),
+            bus_bits=int(data.get("bus_bits", 0)),
         )
+
+    def bus(self, board: Board) -> int:
+        """The kernel's m_axi data width on `board` with these directives."""
+        return self.bus_bits or int(board.interface["kernel_axi_bits"])
 
     def describe(self) -> str:
         """One line for reports: 'L2 unrolled ×2; x, h cyclic ×2'."""
@@ -89,6 +104,8 @@ class Directives:
             parts.append(", ".join(f"{label} unrolled ×{f}" for label, f in self.unroll))
         if self.partition:
             parts.append(", ".join(f"{a} cyclic ×{f}" for a, f in self.partition))
+        if self.bus_bits:
+            parts.append(f"{self.bus_bits}-bit m_axi")
         return "; ".join(parts) or "innermost loops pipelined"
 
 
@@ -328,27 +345,29 @@ def _repartition(est: Estimate, partition: dict[str, int], kernel: ir.Kernel) ->
 
 def estimate_variant(kernel: ir.Kernel, board: Board, d: Directives) -> Estimate:
     """The model estimate of one call of `kernel` built with directives `d`."""
-    if d.name == BASE and not (d.sequential or d.unroll or d.partition):
+    if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits):
         est = estimate_kernel(kernel, board)
     else:
         k = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
         u = max([f for _, f in d.unroll], default=1)
         ports = {a: 2 * u for a, _ in d.partition}
-        est = estimate_kernel(k, board, array_ports=ports, sequential=frozenset(d.sequential))
+        est = estimate_kernel(
+            k, board, array_ports=ports, sequential=frozenset(d.sequential), bus_bits=d.bus(board)
+        )
         _repartition(est, dict(d.partition), kernel)
         est.notes.append(f"variant {d.name}: {d.describe()}")
     est.variant = d.name
     return est
 
 
-def candidate_directives(kernel: ir.Kernel) -> list[Directives]:
-    """Every variant worth estimating for `kernel`, base first."""
+def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[Directives]:
+    """Every variant worth estimating for `kernel`, base first; with `board`, the burst-width
+    variants its PS port allows."""
     out = [Directives(BASE)]
     inner = innermost_loops(kernel)
-    if not inner:
-        return out
-    out.append(Directives("seq", sequential=tuple(sorted(s.label for s in inner))))
-    for u in UNROLL_FACTORS:
+    if inner:
+        out.append(Directives("seq", sequential=tuple(sorted(s.label for s in inner))))
+    for u in UNROLL_FACTORS if inner else ():
         plan = unroll_plan(kernel, u)
         if plan is None:
             continue
@@ -358,6 +377,11 @@ def candidate_directives(kernel: ir.Kernel) -> list[Directives]:
                 f"unroll{u}", unroll=tuple(sorted(loops.items())), partition=tuple(sorted(parts.items()))
             )
         )
+    wide = 0 if board is None else int(board.interface["hp_axi_bits"])
+    if board is not None and kernel.arrays and wide > int(board.interface["kernel_axi_bits"]):
+        for d in [d for d in out if not d.sequential]:
+            name = f"wide{wide}" if d.name == BASE else f"{d.name}_wide{wide}"
+            out.append(replace(d, name=name, bus_bits=wide))
     return out
 
 
@@ -383,5 +407,5 @@ def pareto(variants: list[KernelVariant]) -> list[KernelVariant]:
 
 def kernel_variants(kernel: ir.Kernel, board: Board) -> list[KernelVariant]:
     """The variants of `kernel` the ILP chooses between (base first, dominated ones dropped)."""
-    out = [KernelVariant(d, estimate_variant(kernel, board, d)) for d in candidate_directives(kernel)]
+    out = [KernelVariant(d, estimate_variant(kernel, board, d)) for d in candidate_directives(kernel, board)]
     return pareto(out)

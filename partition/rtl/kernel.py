@@ -557,9 +557,15 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
 
     `directives`: the implementation variant to build (None: base). Raises
     RtlUnsupported (a PartitionError) for kernels the backend cannot build, and
-    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning)."""
+    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning, a
+    wider m_axi)."""
     d = directives or Directives(BASE)
     _check(kernel, board)
+    if d.bus(board) != BUS_BITS:
+        raise RtlVariantUnsupported(
+            f"kernel {kernel.name}: variant {d.name} has a {d.bus(board)}-bit m_axi; the built-in RTL's "
+            f"burst engines move {BUS_BITS}-bit words (the Vitis HLS C++ carries the wider port)"
+        )
     if d.partition:
         arrays = ", ".join(f"{a} (×{f})" for a, f in d.partition)
         raise RtlVariantUnsupported(
