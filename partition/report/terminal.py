@@ -225,6 +225,7 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
         lines.append("  no FPGA estimate: the function is not translatable (see the reason)")
         return "\n".join(lines)
     lines.append("  FPGA variants (all calls: compute + call overhead + copy-out):")
+    name_w = max(len(v["name"]) for v in info["variants"])
     for v in info["variants"]:
         mark = "→" if v["chosen"] else " "
         res = ", ".join(
@@ -233,7 +234,7 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
         )
         src = "" if v["source"] == "model" else f"  [measured: {', '.join(sorted(v['measured']))}]"
         lines.append(
-            f"   {mark} {v['name']:<8} {fmt_s(v['total_s']):>10}  ({v['cycles']:,} cycles/call; "
+            f"   {mark} {v['name']:<{name_w}} {fmt_s(v['total_s']):>10}  ({v['cycles']:,} cycles/call; "
             f"compute {fmt_s(v['compute_s'])}, overhead {fmt_s(v['overhead_s'])}, copy-out {fmt_s(v['copy_out_s'])})"
         )
         lines.append(f"       {res}; {v['describe']}{src}")
