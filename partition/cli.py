@@ -295,7 +295,7 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-variants",
         action="store_true",
-        help="estimate only the base implementation of each kernel (no unroll/pipeline variants)",
+        help="estimate only the base implementation of each kernel (no pipeline, unroll or burst-width variants)",
     )
 
 
