@@ -211,7 +211,20 @@ def test_the_built_in_rtl_and_the_hls_build_the_wide_port():
     k = _vadd(32)
     d = next(d for d in candidate_directives(k, board) if d.name == "wide64")
     entry, ip = build_rtl(k, board, d)
-    assert entry["variant"] == "base" and "64-bit m_axi" in entry["note"] and ip.variant == "base"
+    assert entry == {
+        "status": "built",
+        "top": "vadd",
+        "variant": "wide64",
+        "estimate_cycles": estimate_variant(k, board, d).cycles,
+    }
+    assert ip.variant == "wide64" and ip.data_bits == 64
+    top = ip.files["vadd.v"].decode()
+    assert "input  wire [63:0]  m_axi_gmem_RDATA" in top and "output wire [7:0]   m_axi_gmem_WSTRB" in top
+    # a variant that widens the port and partitions arrays still falls back to base
+    un, ip = build_rtl(
+        k, board, next(d for d in candidate_directives(k, board) if d.name == "unroll4_wide64")
+    )
+    assert un["variant"] == "base" and "cyclic banks" in un["note"] and ip.variant == "base"
     inputs = {"a": np.arange(32, dtype=np.int32), "b": np.arange(32, dtype=np.int32)}
     vs = [VectorSet.from_interpreter(k, inputs, "v")]
     files = generate_hls(

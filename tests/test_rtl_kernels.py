@@ -35,7 +35,7 @@ from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
 from partition.estimate import estimate_kernel
 from partition.estimate.schedule import control_cycles, transfer_cycles
-from partition.estimate.variants import Directives, candidate_directives, estimate_variant
+from partition.estimate.variants import BASE, Directives, candidate_directives, estimate_variant
 from partition.rtl.kernel import FLOAT_REASON, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.rtl.vectors import vector_files
 from partition.sim import icarus, verilator, yosys
@@ -50,7 +50,7 @@ DYNAMIC = {"control", "bigloop"}
 # the control/interrupt test runs on these (it repeats vector 0 three times)
 CONTROL_TEST = {"vadd_int8", "vadd_int32_1", "int_scalars", "control", "recur", "dense_relu_int8"}
 # representative set for Verilator, also run under Icarus (the two must agree)
-VERILATOR = ("vadd_int8", "control", "dense_relu_int8")
+VERILATOR = ("vadd_int8", "control", "dense_relu_int8", "vadd_int16_7__wide128", "int_arrays__wide64")
 # `intops` (every operation on every dtype: 20 k cycles a vector) runs under Verilator only:
 # Icarus needs minutes for it, Verilator seconds (and its C++ build is cached by ccache)
 VERILATOR_ONLY = ("intops",)
@@ -120,12 +120,19 @@ def generated(work) -> dict:
     for name in NAMES:
         base, _, variant = name.partition(SEP)
         k, vecs = kernels[base]
-        d = next((d for d in candidate_directives(k) if d.name == variant), None) if variant else None
-        rtl = generate_rtl(k, BOARD, d)
+        rtl = generate_rtl(k, BOARD, directives(k, variant) if variant else None)
         folder = work / name
         _write(folder, {**rtl.files, **vector_files(k, vecs)})
         out[name] = {"kernel": k, "vectors": vecs, "rtl": rtl, "dir": folder}
     return out
+
+
+def directives(k: ir.Kernel, variant: str) -> Directives:
+    """The directives of `variant`: a candidate of the kernel, or `wideW` (the W-bit m_axi of any
+    board; pynq-z2's own candidates stop at its 64-bit HP port)."""
+    if variant.startswith("wide"):
+        return Directives(variant, bus_bits=int(variant.removeprefix("wide")))
+    return next((d for d in candidate_directives(k) if d.name == variant), Directives(BASE))
 
 
 SEP = "__"  # <kernel>__<variant>: that kernel built in another implementation variant
@@ -134,6 +141,12 @@ SEP = "__"  # <kernel>__<variant>: that kernel built in another implementation v
 SEQ = ("control", "recur", "divs", "vadd_int16_7", "dense_relu_int8")
 NAMES = [*CASES, "fir_q15", "sobel_magnitude", "histogram256", "dense_relu_int8"]
 NAMES += [f"{n}{SEP}seq" for n in SEQ]
+# kernels also built with a 64- and a 128-bit m_axi (wide burst variants): packed int8 /
+# int16 buffers, byte counts not a multiple of the beat (14 and 4 bytes), int64 / uint64
+# elements (a word a beat at 64 bits, two a word at 128), an inout array, a reduction, an
+# example
+WIDE = ("vadd_int8", "vadd_int16_7", "vadd_int32_1", "int_arrays", "recur", "dot", "dense_relu_int8")
+NAMES += [f"{n}{SEP}wide{w}" for n in WIDE for w in (64, 128)]
 ICARUS = [n for n in NAMES if n not in VERILATOR_ONLY]
 
 
@@ -169,8 +182,9 @@ def test_generation_is_deterministic_and_complete():
 
 
 def test_variants_the_backend_builds():
-    """`seq` is built as its estimate assumes (FSM loops); a variant with cyclic banks is refused
-    with its reason, as its own RtlUnsupported subclass (the plan falls back to base)."""
+    """`seq` is built as its estimate assumes (FSM loops), `wide64` with a 64-bit m_axi; a variant
+    with cyclic banks is refused with its reason, as its own RtlUnsupported subclass (the plan
+    falls back to base)."""
     k, _ = CASES["dot"](np.random.default_rng(1))
     ds = {d.name: d for d in candidate_directives(k)}
     base, seq = generate_rtl(k, BOARD), generate_rtl(k, BOARD, ds["seq"])
@@ -183,6 +197,19 @@ def test_variants_the_backend_builds():
     assert generate_rtl(k, BOARD, ds["seq"]).files == seq.files
     with pytest.raises(RtlVariantUnsupported, match=r"variant unroll2 splits a \(×2\), b \(×2\) into cyclic"):
         generate_rtl(k, BOARD, ds["unroll2"])
+    # wide burst variants: the m_axi, the engines and the packed buffers as wide as the bus
+    wide = {d.name: d for d in candidate_directives(k, BOARD) if d.bus_bits}
+    w64 = generate_rtl(k, BOARD, wide["wide64"])
+    assert (w64.variant, w64.data_bits) == ("wide64", 64)
+    assert w64.estimate_cycles == estimate_variant(k, BOARD, wide["wide64"]).cycles < base.estimate_cycles
+    top = w64.files["dot.v"].decode()
+    assert "Implementation variant: wide64." in top and "input  wire [63:0]  m_axi_gmem_RDATA" in top
+    assert "m_axi_ARSIZE   = 3'd3;" in w64.files["dot_axi_read_engine.v"].decode()
+    assert base.data_bits == 32 and "input  wire [31:0]  m_axi_gmem_RDATA" in base.files["dot.v"].decode()
+    with pytest.raises(RtlVariantUnsupported, match="into cyclic"):
+        generate_rtl(k, BOARD, wide["unroll2_wide64"])
+    with pytest.raises(RtlVariantUnsupported, match="256-bit m_axi"):
+        generate_rtl(k, BOARD, Directives("wide256", bus_bits=256))
     assert issubclass(RtlVariantUnsupported, RtlUnsupported)
 
 
@@ -284,7 +311,7 @@ def _simulate(g: dict, name: str, sim: str) -> dict:
 
 
 def _synthesize(k: ir.Kernel, rtl, folder: Path) -> tuple[dict, object]:
-    d = next((d for d in candidate_directives(k) if d.name == rtl.variant), Directives("base"))
+    d = directives(k, rtl.variant)
     return yosys.synth([folder / s for s in rtl.sources], rtl.top, "xc7"), estimate_variant(k, BOARD, d)
 
 

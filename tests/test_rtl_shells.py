@@ -38,7 +38,19 @@ COCOTB_TESTS = (
     "test_interrupts",
     "test_auto_restart",
     "test_backpressure",
+    "test_zero_bytes",
+    "test_4k_pages",
+    "test_backpressure_pages",
 )
+# the tests that hold at every bus width (the others use 4-byte-aligned, not 8/16, bases)
+WIDE_TESTS = (
+    "test_partial_words",
+    "test_sizes",
+    "test_zero_bytes",
+    "test_4k_pages",
+    "test_backpressure_pages",
+)
+WIDE_BITS = (64, 128)
 
 
 def _map(name, entries, ret=None):
@@ -90,6 +102,21 @@ def test_control_without_return_or_wide_registers():
     wide = shells.render_control(OTHER_MAPS["wide_ret"]).text
     assert "input  wire [63:0] ap_return," in wide
     assert "int_ap_return[63:32]" in wide
+
+
+def test_wide_engines_render_the_bus_width():
+    """64/128-bit engines: data and strobe widths, AxSIZE, 4 KB page in beats, word address."""
+    for bits, size, page in ((32, 2, 1024), (64, 3, 512), (128, 4, 256)):
+        rd = shells.render_read_engine("k", 10, data_bits=bits).text
+        wr = shells.render_write_engine("k", 10, data_bits=bits).text
+        assert f"input  wire [{bits - 1}:0]" in rd and f"m_axi_ARSIZE   = 3'd{size};" in rd
+        assert f"output wire [{bits // 8 - 1}:0]" in wr and f"m_axi_AWSIZE   = 3'd{size};" in wr
+        for t in (rd, wr):
+            assert f"'d{page} - {{1'b0, waddr[" in t and f"reg [{63 - size}:0]" in t
+            assert f"base[63:{size}]" in t and f"{bits}-bit" in t
+    assert "tail_strb = (16'd1 << tail) - 16'd1" in shells.render_write_engine("k", 10, data_bits=128).text
+    with pytest.raises(PartitionError, match="data width 256"):
+        shells.render_read_engine("k", 10, data_bits=256)
 
 
 def test_bad_names_and_widths_are_user_errors():
@@ -187,6 +214,11 @@ def test_lint_clean(verilator_env, tmp_path):
         (p,) = _write(tmp_path / key, {s.filename: s.text})
         assert verilator.lint([p], s.module) == [], key
     assert verilator.lint(_write(tmp_path / "ram", _ram_harness_files()), "ram_harness") == []
+    for bits in WIDE_BITS:
+        paths = _write(tmp_path / f"copy_add_{bits}", spec.render(data_bits=bits))
+        for p in paths[:-1]:
+            assert verilator.lint([p], p.stem) == [], (bits, p.name)
+        assert verilator.lint(paths, spec.KERNEL) == [], bits
 
 
 def test_lint_reports_systemverilog_and_warnings(verilator_env, tmp_path):
@@ -245,12 +277,58 @@ def test_copy_add_cocotb(copy_add_results, case):
     assert case in result.passed, f"{case} failed:\n{result.log_tail()}"
 
 
+@pytest.fixture(scope="module")
+def wide_results(verilator_env, sim_dir):
+    """copy_add with 64- and 128-bit engines, the width-independent tests."""
+    out = {}
+    for bits in WIDE_BITS:
+        base = sim_dir / f"copy_add_{bits}"
+        srcs = spec.write_sources(base / "src", data_bits=bits)
+        model = verilator.build(srcs, spec.KERNEL, base / "model")
+        measurements = base / "run" / "measurements.jsonl"
+        measurements.parent.mkdir(parents=True, exist_ok=True)
+        measurements.unlink(missing_ok=True)
+        result = verilator.run_test(
+            model,
+            "cocotb_copy_add",
+            base / "run",
+            module_dir=HERE,
+            testcase=list(WIDE_TESTS),
+            extra_env={"PARTITION_MEASUREMENTS": str(measurements)},
+        )
+        entries = (
+            [json.loads(x) for x in measurements.read_text().splitlines()] if measurements.is_file() else []
+        )
+        out[bits] = (result, entries)
+    return out
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("bits", WIDE_BITS)
+def test_wide_copy_add_cocotb(wide_results, bits):
+    """Partial last beats (WSTRB), zero bytes, 4 KB pages of 512 / 256 beats, backpressure,
+    and the cycle formula on every unstalled run, at 64 and 128 bits."""
+    result, entries = wide_results[bits]
+    assert not result.error, f"{result.error}\n{result.log_tail()}"
+    assert sorted(result.passed) == sorted(WIDE_TESTS), f"failed {result.failed}:\n{result.log_tail()}"
+    exact = [e for e in entries if e["exact"]]
+    assert {e["n"] for e in exact} >= {0, 1, 17, 31, 1032, 4099, 8000}
+    for e in exact:
+        assert e["cycles"] == e["predicted"], e
+    assert any(len(e["read_bursts"]) > 2 for e in exact)
+    print(
+        "\n".join(
+            f"{bits}-bit n={e['n']:5d} cycles={e['cycles']:5d} bursts={e['read_bursts']}" for e in exact
+        )
+    )
+
+
 @pytest.mark.sim
 def test_copy_add_cycles_match_the_formula(copy_add_results):
     """Every unstalled run took exactly the documented number of cycles."""
     result, entries = copy_add_results
     exact = [e for e in entries if e["exact"]]
-    assert {e["n"] for e in exact} >= {1, 3, 4, 5, 1024, 4100, 1032}, result.log_tail()
+    assert {e["n"] for e in exact} >= {0, 1, 3, 4, 5, 1024, 4100, 1032, 8000}, result.log_tail()
     for e in exact:
         assert e["cycles"] == e["predicted"], e
     lines = [
@@ -282,6 +360,24 @@ def test_fault_wstrb_full_on_last_beat_is_caught(verilator_env, sim_dir):
         "assign m_axi_WSTRB  = (w_last && last_burst && tail != 2'd0)",
         "assign m_axi_WSTRB  = (1'b0)",
         "test_partial_words",
+    )
+    assert r.failed == ["test_partial_words"], (r.passed, r.failed, r.error)
+    assert "WSTRB" in r.log_tail(20000)
+
+
+@pytest.mark.sim
+def test_fault_wide_wstrb_full_on_last_beat_is_caught(verilator_env, sim_dir):
+    def mutate(filename: str, text: str) -> str:
+        old = "? tail_strb : 8'hff;"
+        if not filename.endswith("_axi_write_engine.v"):
+            return text
+        assert text.count(old) == 1, f"fault site not found in {filename}"
+        return text.replace(old, "? 8'hff : 8'hff;")
+
+    base = sim_dir / "fault_wstrb_64"
+    model = verilator.build(spec.write_sources(base / "src", mutate, 64), spec.KERNEL, base / "model")
+    r = verilator.run_test(
+        model, "cocotb_copy_add", base / "run", module_dir=HERE, testcase="test_partial_words"
     )
     assert r.failed == ["test_partial_words"], (r.passed, r.failed, r.error)
     assert "WSTRB" in r.log_tail(20000)

@@ -92,7 +92,11 @@ def build_tree(
             "rtl/cosim_top.v.j2",
             app=plan.data["app"],
             kernels=[
-                {"name": plan.kernels[t].name, "ctrl_aw": control_address_bits(plan.rtl[t].regmap)}
+                {
+                    "name": plan.kernels[t].name,
+                    "ctrl_aw": control_address_bits(plan.rtl[t].regmap),
+                    "data_bits": plan.rtl[t].data_bits,
+                }
                 for t in fpga
                 if t in plan.rtl
             ],

@@ -25,7 +25,10 @@ the loops a variant leaves sequential become FSM loops (the schedule is told the
 loops it unrolls are unrolled in the IR first (`unroll_kernel`), so the simulated cycles are
 again the variant's estimate. A variant that cyclic-partitions arrays into banks is beyond
 this backend (one dual-port RAM per array): `RtlVariantUnsupported` says so, and the plan
-builds the base variant instead.
+builds the base variant instead. A wide burst variant (`wide64`, `wide128`) gets engines and
+an m_axi_gmem of its bus width: the schedule packs the buffers into words of that width,
+so one engine beat is one RAM word (elements wider than the bus, int64 on the 32-bit bus,
+take two beats a word).
 
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
@@ -48,7 +51,7 @@ from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, lit, resize, word_address_bits
 
-BUS_BITS = 32
+BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
 FLOAT_REASON = "the RTL backend builds integer kernels; float32/float64 kernels use the Vitis HLS path"
 
 
@@ -73,6 +76,7 @@ class RtlKernel:
     regmap: RegisterMap = field(repr=False)
     variant: str = BASE  # the implementation variant built
     estimate_cycles: int | None = None  # that variant's estimated cycles per call
+    data_bits: int = BUS_BITS  # m_axi_gmem data width
 
 
 # ----------------------------------------------------------------------- checks
@@ -80,11 +84,6 @@ class RtlKernel:
 
 def _check(kernel: ir.Kernel, board: Board) -> None:
     where = f"kernel {kernel.name}"
-    if int(board.interface["kernel_axi_bits"]) != BUS_BITS:
-        raise RtlUnsupported(
-            f"{where}: the RTL backend's burst engines move 32-bit words; board {board.name} asks for "
-            f"{board.interface['kernel_axi_bits']}-bit m_axi"
-        )
     dts: list[tuple[str, DType]] = [(p.name, p.dtype) for p in kernel.params]
     dts += list(kernel.scalars.items()) + [(a.name, a.dtype) for a in kernel.locals]
     if kernel.ret is not None:
@@ -150,12 +149,19 @@ class Port:
 
 
 class _Builder:
-    def __init__(self, kernel: ir.Kernel, board: Board, sequential: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        kernel: ir.Kernel,
+        board: Board,
+        sequential: frozenset[str] = frozenset(),
+        bus_bits: int = BUS_BITS,
+    ):
         self.k = kernel
         self.board = board
+        self.bus = bus_bits
         self.rec = Recorder(kernel)
         self.sched = schedule_kernel(
-            kernel, board.family, board.pl_mhz, bus_bits=BUS_BITS, emitter=self.rec, sequential=sequential
+            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, emitter=self.rec, sequential=sequential
         )
         self.rmap = register_map(kernel)
         self.ctrl_map = self.rmap
@@ -557,14 +563,15 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
 
     `directives`: the implementation variant to build (None: base). Raises
     RtlUnsupported (a PartitionError) for kernels the backend cannot build, and
-    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning, a
-    wider m_axi)."""
+    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning, an m_axi
+    width other than 32, 64 or 128 bits)."""
     d = directives or Directives(BASE)
     _check(kernel, board)
-    if d.bus(board) != BUS_BITS:
+    bus = d.bus(board)
+    if bus not in shells.ENGINE_DATA_BITS:
         raise RtlVariantUnsupported(
-            f"kernel {kernel.name}: variant {d.name} has a {d.bus(board)}-bit m_axi; the built-in RTL's "
-            f"burst engines move {BUS_BITS}-bit words (the Vitis HLS C++ carries the wider port)"
+            f"kernel {kernel.name}: variant {d.name} has a {bus}-bit m_axi; the built-in RTL's burst "
+            f"engines move {', '.join(map(str, shells.ENGINE_DATA_BITS))}-bit words"
         )
     if d.partition:
         arrays = ", ".join(f"{a} (×{f})" for a, f in d.partition)
@@ -574,7 +581,7 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
         )
     built = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
     State._n = 0
-    b = _Builder(built, board, frozenset(d.sequential))
+    b = _Builder(built, board, frozenset(d.sequential), bus)
     try:
         est: int | None = estimate_variant(kernel, board, d).cycles
     except PartitionError:
@@ -616,16 +623,22 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     b.access_sources()
 
     # ---- engines and buffer ports
+    # One engine word (bus beat) is one RAM word, except for elements wider than the bus
+    # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first.
+    bus = b.bus
     len_w = shells.len_bits_for(max([p.nbytes for p in k.arrays] or [1]))
-    eng_aw = max([word_address_bits(rams[p.name]) + (rams[p.name].width // 32 - 1) for p in k.arrays] or [1])
+    eng_aw = max([word_address_bits(rams[p.name]) + (rams[p.name].width // bus - 1) for p in k.arrays] or [1])
     engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
     for i, p in enumerate(loads):
         ram = rams[p.name]
-        sub = ram.width // 32
+        sub = ram.width // bus
+        assert ram.width % bus == 0 and sub in (1, 2) and (sub == 1 or bus == 32), (p.name, ram.width, bus)
         aw = word_address_bits(ram)
         act = ld_states[i].ref
         addr = _slice("rd_addr", aw + sub - 2, sub - 1)
-        lanes = lit(0xF, 4) if sub == 1 else net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
+        lanes = (
+            lit((1 << (bus // 8)) - 1, bus // 8) if sub == 1 else net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
+        )
         we = net.wire(_lanes(ram), f"({act} && rd_we) ? {lanes} : {lit(0, _lanes(ram))}")
         wdata = "rd_wdata" if sub == 1 else net.wire(64, "{2{rd_wdata}}")
         b.port(p.name, "a").sources.append((f"{act} && rd_we", addr, we, wdata))
@@ -634,7 +647,7 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
     for i, p in enumerate(stores):
         ram = rams[p.name]
-        sub = ram.width // 32
+        sub = ram.width // bus
         aw = word_address_bits(ram)
         prev = post if i == 0 else st_states[i - 1]
         when = prev.ref if i == 0 else f"({prev.ref} && wr_done)"
@@ -794,6 +807,7 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         "variant": variant,
         "clock_mhz": b.board.pl_mhz,
         "family": b.board.family,
+        "data_bits": bus,
     }
     env = template_env()
     files: dict[str, str] = {}
@@ -802,8 +816,8 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
             s.filename: s.text
             for s in (
                 shells.render_control(b.ctrl_map, k.name),
-                shells.render_read_engine(k.name, eng_aw, len_w),
-                shells.render_write_engine(k.name, eng_aw, len_w),
+                shells.render_read_engine(k.name, eng_aw, len_w, bus),
+                shells.render_write_engine(k.name, eng_aw, len_w, bus),
             )
         }
     )
@@ -822,7 +836,7 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     out = {n: t.encode() for n, t in files.items()}
     out[f"{k.name}_regmap.json"] = (json.dumps(b.rmap.to_json(), indent=2, sort_keys=True) + "\n").encode()
     out[f"{k.name}_regmap.h"] = _regmap_header(b.rmap).encode()
-    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles)
+    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles, bus)
 
 
 def _const_word(x, dt: DType) -> int:

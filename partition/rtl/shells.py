@@ -16,11 +16,14 @@ for the cycle behaviour the estimator models):
     ap_return (in, only when the map has a return register; sampled while ap_done).
 `<prefix>_axi_read_engine` #(RAM_AW, LEN_W)
     ap_clk, ap_rst_n, start (pulse), base[63:0], nbytes[LEN_W-1:0], busy, done (pulse),
-    ram_we, ram_addr[RAM_AW-1:0], ram_wdata[31:0], m_axi_AR* / m_axi_R* (Vitis suffixes).
+    ram_we, ram_addr[RAM_AW-1:0], ram_wdata[D-1:0], m_axi_AR* / m_axi_R* (Vitis suffixes).
 `<prefix>_axi_write_engine` #(RAM_AW, LEN_W)
     ap_clk, ap_rst_n, start (pulse), base[63:0], nbytes[LEN_W-1:0], busy, done (pulse),
-    ram_re, ram_addr[RAM_AW-1:0], ram_rdata[31:0] (1-cycle latency, held while !ram_re),
-    m_axi_AW* / m_axi_W* / m_axi_B*.
+    ram_re, ram_addr[RAM_AW-1:0], ram_rdata[D-1:0] (1-cycle latency, held while !ram_re),
+    m_axi_AW* / m_axi_W* / m_axi_B* (WSTRB D/8 bits).
+
+The engines' data width D (m_axi RDATA/WDATA, one bus word a beat) is fixed when they are
+rendered: 32 (the board's kernel_axi_bits), or 64 / 128 for the wide burst variants.
 `<prefix>_ram_tdp` #(WIDTH, DEPTH, AW)
     ap_clk, a_en, a_we, a_addr, a_wdata, a_rdata, b_en, b_we, b_addr, b_wdata, b_rdata.
 `<prefix>_ram_sdp` #(WIDTH, DEPTH, AW)
@@ -39,8 +42,10 @@ from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap
 
-#: Width of the m_axi data bus and of the words the engines move (DESIGN.md §4, v1).
+#: Default width of the m_axi data bus and of the words the engines move (DESIGN.md §4, v1).
 DATA_BITS = 32
+#: Data widths the burst engines are rendered for (wider variants: partition.estimate.variants).
+ENGINE_DATA_BITS = (32, 64, 128)
 #: Smallest byte-count width the engines accept (their burst arithmetic needs 12 word bits).
 MIN_LEN_BITS = 13
 #: All shells a kernel needs, in the order they are written.
@@ -162,8 +167,10 @@ def render_control(regmap: RegisterMap, prefix: str | None = None) -> Shell:
     return Shell(module, text)
 
 
-def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int) -> Shell:
+def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int, data_bits: int) -> Shell:
     _check_ident("module prefix", prefix)
+    if data_bits not in ENGINE_DATA_BITS:
+        raise PartitionError(f"{kind}: data width {data_bits} bits; the engines move {ENGINE_DATA_BITS} bits")
     if len_bits < MIN_LEN_BITS:
         raise PartitionError(f"{kind}: byte-count width {len_bits} < {MIN_LEN_BITS}; use len_bits_for()")
     if ram_addr_bits < 1:
@@ -172,19 +179,25 @@ def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int) -> Shell:
     text = (
         template_env()
         .get_template(f"rtl/{kind}.v.j2")
-        .render(module=module, ram_aw=ram_addr_bits, len_w=len_bits)
+        .render(module=module, ram_aw=ram_addr_bits, len_w=len_bits, data_bits=data_bits)
     )
     return Shell(module, text)
 
 
-def render_read_engine(prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS) -> Shell:
-    """The AXI4 burst read engine; the widths are the parameters' defaults."""
-    return _engine("axi_read_engine", prefix, ram_addr_bits, len_bits)
+def render_read_engine(
+    prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS, data_bits: int = DATA_BITS
+) -> Shell:
+    """The AXI4 burst read engine; the widths are the parameters' defaults, `data_bits` the
+    m_axi data width (32, 64 or 128)."""
+    return _engine("axi_read_engine", prefix, ram_addr_bits, len_bits, data_bits)
 
 
-def render_write_engine(prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS) -> Shell:
-    """The AXI4 burst write engine; the widths are the parameters' defaults."""
-    return _engine("axi_write_engine", prefix, ram_addr_bits, len_bits)
+def render_write_engine(
+    prefix: str, ram_addr_bits: int, len_bits: int = MIN_LEN_BITS, data_bits: int = DATA_BITS
+) -> Shell:
+    """The AXI4 burst write engine; the widths are the parameters' defaults, `data_bits` the
+    m_axi data width (32, 64 or 128)."""
+    return _engine("axi_write_engine", prefix, ram_addr_bits, len_bits, data_bits)
 
 
 def _ram(kind: str, prefix: str, width: int, depth: int) -> Shell:
@@ -216,14 +229,16 @@ def render_shells(
     ram_addr_bits: int,
     len_bits: int = MIN_LEN_BITS,
     prefix: str | None = None,
+    data_bits: int = DATA_BITS,
 ) -> dict[str, str]:
-    """Every shell of one kernel as {filename: Verilog text}, deterministic."""
+    """Every shell of one kernel as {filename: Verilog text}, deterministic; the engines and
+    RAMs `data_bits` wide."""
     prefix = prefix or regmap.kernel
     shells = [
         render_control(regmap, prefix),
-        render_read_engine(prefix, ram_addr_bits, len_bits),
-        render_write_engine(prefix, ram_addr_bits, len_bits),
-        render_ram_tdp(prefix, DATA_BITS, 1 << ram_addr_bits),
-        render_ram_sdp(prefix, DATA_BITS, 1 << ram_addr_bits),
+        render_read_engine(prefix, ram_addr_bits, len_bits, data_bits),
+        render_write_engine(prefix, ram_addr_bits, len_bits, data_bits),
+        render_ram_tdp(prefix, data_bits, 1 << ram_addr_bits),
+        render_ram_sdp(prefix, data_bits, 1 << ram_addr_bits),
     ]
     return {s.filename: s.text for s in shells}

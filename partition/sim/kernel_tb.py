@@ -8,8 +8,8 @@ places the input arrays in an AxiRam (cocotbext-axi) at distinct 4 KB-aligned ad
 shows), writes the arguments at their register offsets through an AxiLiteMaster, starts
 the kernel with ap_start, polls CTRL until ap_done (with a cycle timeout), and compares
 every out/inout array (and the bytes around it) and ap_return bit for bit. A monitor
-checks every AXI burst (INCR, 4-byte beats, <= 256 beats, no 4 KB crossing, one burst
-outstanding) and measures the cycles from the cycle ap_start is seen while idle to the
+checks every AXI burst (INCR, beats as wide as the data bus, <= 256 beats, no 4 KB crossing,
+one burst outstanding) and measures the cycles from the cycle ap_start is seen while idle to the
 cycle ap_done is high, with each burst's slave latency (AR -> first R beat, last W beat ->
 B), so a caller can compare with the estimate at the board's DDR latencies. A second test
 checks ap_idle / ap_ready / ap_done (clear on read) and the interrupt path (GIE, IER, ISR
@@ -137,6 +137,9 @@ class Monitor:
 
     def __init__(self, dut):
         self.dut = dut
+        # bytes a beat: the m_axi data width (32 bits, or 64 / 128 for a wide burst variant)
+        self.beat = len(dut.m_axi_gmem_RDATA) // 8
+        self.size = self.beat.bit_length() - 1
         self.errors: list[str] = []
         self.done_event = Event()
         self.new_run()
@@ -161,11 +164,11 @@ class Monitor:
             self.errors.append(f"cycle {self.cycle}: {msg}")
 
     def _addr(self, ch: str, addr: int, length: int, size: int, burst: int, lock: int) -> None:
-        if size != 2 or burst != 1 or lock != 0:
-            self.error(f"{ch}SIZE {size} / {ch}BURST {burst} / {ch}LOCK {lock}: want 2 / INCR / 0")
-        if addr % 4:
+        if size != self.size or burst != 1 or lock != 0:
+            self.error(f"{ch}SIZE {size} / {ch}BURST {burst} / {ch}LOCK {lock}: want {self.size} / INCR / 0")
+        if addr % self.beat:
             self.error(f"{ch}ADDR 0x{addr:x} not word aligned")
-        if (addr & 0xFFF) + 4 * (length + 1) > 4096:
+        if (addr & 0xFFF) + self.beat * (length + 1) > 4096:
             self.error(f"{ch} burst 0x{addr:x} + {length + 1} beats crosses a 4 KB boundary")
 
     async def run(self) -> None:
@@ -329,7 +332,8 @@ class TB:
                 assert len(data) == n, f"{vec['inputs'][name]}: {len(data)} bytes, expected {n}"
             else:
                 data = bytes(self.rng.getrandbits(8) for _ in range(n))
-            tail = bytes(self.rng.getrandbits(8) for _ in range(8 + (-n) % 4))
+            # guard bytes after the array: at least the rest of its last beat (WSTRB)
+            tail = bytes(self.rng.getrandbits(8) for _ in range(8 + (-n) % self.mon.beat))
             self.ram.write(addr, data + tail)
             guards[name] = tail
             await self.write_reg(name, addr)

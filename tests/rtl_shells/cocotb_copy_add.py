@@ -1,8 +1,8 @@
 """cocotb tests of the RTL shells, through the copy_add test kernel (copy_add.v.j2).
 
 AxiLiteMaster drives s_axi_control, AxiRam answers m_axi_gmem, and a monitor checks every
-AXI burst (INCR, 4-byte beats, <= 256 beats, no 4 KB crossing, one burst outstanding,
-constant side-band values) and times the handshakes, so each unstalled run can be compared
+AXI burst (INCR, beats as wide as the data bus, <= 256 beats, no 4 KB crossing, one burst
+outstanding, constant side-band values) and times the handshakes, so each unstalled run can be compared
 with the documented cycle formula. Measurements are appended as JSON lines to the file
 named by PARTITION_MEASUREMENTS, when set.
 """
@@ -43,11 +43,28 @@ def _v(sig) -> int:
     return int(sig.value)
 
 
+def beat_bytes(dut) -> int:
+    """Bytes a beat: the width of the kernel's m_axi data bus (32, 64 or 128 bits)."""
+    return len(dut.m_axi_gmem_RDATA) // 8
+
+
+def expected_bursts(addr: int, n: int, bb: int) -> list[int]:
+    """Beats of each burst moving n bytes from bus-aligned `addr`: at most 256 beats, none
+    crossing a 4 KB boundary."""
+    out, left = [], -(-n // bb)
+    while left:
+        beats = min(256, left, (4096 - addr % 4096) // bb)
+        out.append(beats)
+        addr, left = addr + beats * bb, left - beats
+    return out
+
+
 class Monitor:
     """Samples the bus at every falling edge (cycle count `cycle`) and checks the protocol."""
 
     def __init__(self, dut):
         self.dut = dut
+        self.bb = beat_bytes(dut)
         self.cycle = 0
         self.errors: list[str] = []
         self.done_event = Event()
@@ -71,13 +88,13 @@ class Monitor:
     def _check_addr(self, ch: str, addr: int, length: int, size: int, burst: int, side: dict) -> None:
         if length > 255:
             self.error(f"{ch}LEN {length} > 255")
-        if size != 2:
-            self.error(f"{ch}SIZE {size} != 2")
+        if 1 << size != self.bb:
+            self.error(f"{ch}SIZE {size}: not {self.bb} bytes")
         if burst != 1:
             self.error(f"{ch}BURST {burst} != INCR")
-        if addr % 4:
+        if addr % self.bb:
             self.error(f"{ch}ADDR 0x{addr:x} not word aligned")
-        if (addr & 0xFFF) + 4 * (length + 1) > 4096:
+        if (addr & 0xFFF) + self.bb * (length + 1) > 4096:
             self.error(f"{ch} burst 0x{addr:x}+{length + 1} beats crosses a 4 KB boundary")
         want = {"LOCK": 0, "CACHE": 3, "PROT": 0, "QOS": 0, "REGION": 0, "ID": 0, "USER": 0}
         for k, v in want.items():
@@ -179,11 +196,11 @@ def predicted_cycles(words: int, reads: list[dict], writes: list[dict]) -> int:
 
     read engine start->done = 1 + sum(Lr + B), write engine = 1 + sum(B + Lb), with
     Lr = AR accepted -> first R beat and Lb = last W beat -> B (measured per burst), plus the
-    test kernel's own states: 7 + W (see copy_add.v.j2).
+    test kernel's own states: 7 + W, 6 when W = 0 (see copy_add.v.j2).
     """
     read_phase = 1 + sum((r["first"] - r["ar"]) + r["beats"] for r in reads)
     write_phase = 1 + sum(w["beats"] + (w["b"] - w["last"]) for w in writes)
-    return 7 + words + (read_phase - 1) + (write_phase - 1)
+    return 7 + words - (words == 0) + (read_phase - 1) + (write_phase - 1)
 
 
 def _record(entry: dict) -> None:
@@ -197,6 +214,7 @@ class TB:
     def __init__(self, dut, seed: int = 1):
         self.dut = dut
         self.rng = random.Random(seed)
+        self.bb = beat_bytes(dut)  # bytes a bus word
         cocotb.start_soon(Clock(dut.ap_clk, 10, unit="ns").start())
         self.axil = AxiLiteMaster(
             AxiLiteBus.from_prefix(dut, "s_axi_control"), dut.ap_clk, dut.ap_rst_n, reset_active_level=False
@@ -261,21 +279,22 @@ class TB:
         await self.wr64("n", n)
 
     def prepare(self, a: int, b: int, n: int) -> tuple[bytes, bytes]:
-        """Random input at a (whole words), a sentinel pattern around b; returns both."""
-        words = (n + 3) // 4
-        src = bytes(self.rng.getrandbits(8) for _ in range(4 * words))
+        """Random input at a (whole bus words), a sentinel pattern around b; returns both."""
+        words = -(-n // self.bb)
+        src = bytes(self.rng.getrandbits(8) for _ in range(self.bb * words))
         self.ram.write(a, src)
-        guard = bytes(self.rng.getrandbits(8) for _ in range(4 * words + 16))
+        guard = bytes(self.rng.getrandbits(8) for _ in range(self.bb * words + 16))
         self.ram.write(b - 8, guard)
         return src, guard
 
     def check_output(self, a_src: bytes, guard: bytes, b: int, k: int, n: int) -> int:
-        words = (n + 3) // 4
-        outs = [(int.from_bytes(a_src[4 * i : 4 * i + 4], "little") + k) & MASK32 for i in range(words)]
+        words = -(-n // self.bb)  # bus words, each self.bb // 4 32-bit lanes
+        lanes = self.bb // 4 * words
+        outs = [(int.from_bytes(a_src[4 * i : 4 * i + 4], "little") + k) & MASK32 for i in range(lanes)]
         want = b"".join(w.to_bytes(4, "little") for w in outs)[:n]
         got = self.ram.read(b, n)
         assert got == want, f"n={n}: output differs at byte {next(i for i in range(n) if got[i] != want[i])}"
-        after = self.ram.read(b + n, 4 * words + 8 - n)
+        after = self.ram.read(b + n, self.bb * words + 8 - n)
         assert after == guard[8 + n :], f"n={n}: bytes after the array were written (WSTRB)"
         assert self.ram.read(b - 8, 8) == guard[:8], f"n={n}: bytes before the array were written"
         return sum(outs) & MASK32
@@ -301,7 +320,7 @@ class TB:
         ret = await self.rd("ap_return")
         assert ret == want_sum, f"n={n}: ap_return 0x{ret:08x} != checksum 0x{want_sum:08x}"
         assert not self.mon.errors, "\n".join(self.mon.errors)
-        words = (n + 3) // 4
+        words = -(-n // self.bb)
         assert len(self.mon.starts) >= 1 and len(self.mon.dones) == 1, (self.mon.starts, self.mon.dones)
         cycles = self.mon.dones[0] - self.mon.starts[0]
         entry = {
@@ -364,7 +383,7 @@ async def test_partial_words(dut):
     """Byte counts that are not whole words: WSTRB on the last beat, extra bytes ignored."""
     tb = TB(dut, seed=2)
     await tb.reset()
-    for n in (1, 3, 5, 6, 7):
+    for n in (1, 3, 5, 6, 7, 9, 15, 17, 31):
         await tb.run(0x1000, 0x8000, 0x01010101 * n, n, tag="partial")
 
 
@@ -479,5 +498,47 @@ async def test_backpressure(dut):
     tb.backpressure()
     await tb.reset()
     for a, b, n in ((0x1FFC, 0x8FF8, 4100), (0x1000, 0x8000, 5), (0x2FF0, 0x7FFC, 1031)):
+        e = await tb.run(a, b, 0x9E3779B9, n, exact=False, tag="backpressure")
+        assert e["cycles"] >= e["predicted"], e
+
+
+@cocotb.test()
+async def test_zero_bytes(dut):
+    """n = 0: both engines complete without bus traffic; nothing is written."""
+    tb = TB(dut, seed=9)
+    await tb.reset()
+    e = await tb.run(0x1000, 0x8000, 5, 0, tag="zero")
+    assert e["read_bursts"] == [] and e["write_bursts"] == [] and e["cycles"] == 6, e
+
+
+@cocotb.test()
+async def test_4k_pages(dut):
+    """Bases one bus word before a 4 KB boundary and mid-page, at the bus width: bursts of
+    min(256, words left, words to the boundary) beats (4096 / beat bytes a page)."""
+    tb = TB(dut, seed=10)
+    await tb.reset()
+    bb = tb.bb
+    for a, b, n in (
+        (0x2000 - bb, 0x7000 - bb, 1032),
+        (0x2F00, 0x6000 - bb, 8000),
+        (0x1000, 0x8000, 4096 + 3),
+    ):
+        e = await tb.run(a, b, 12345, n, tag="pages")
+        assert e["read_bursts"] == expected_bursts(a, n, bb), (e, expected_bursts(a, n, bb))
+        assert e["write_bursts"] == expected_bursts(b, n, bb), (e, expected_bursts(b, n, bb))
+
+
+@cocotb.test()
+async def test_backpressure_pages(dut):
+    """Random stalls on every channel with page-crossing, partial-beat transfers."""
+    tb = TB(dut, seed=11)
+    tb.backpressure()
+    await tb.reset()
+    bb = tb.bb
+    for a, b, n in (
+        (0x2000 - bb, 0x9000 - 2 * bb, 4100),
+        (0x1000, 0x8000, 5),
+        (0x3000 - bb, 0x7000 - bb, 1031),
+    ):
         e = await tb.run(a, b, 0x9E3779B9, n, exact=False, tag="backpressure")
         assert e["cycles"] >= e["predicted"], e
