@@ -28,14 +28,7 @@ from partition.boards import Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
-from partition.estimate.variants import (
-    BASE,
-    Directives,
-    KernelVariant,
-    candidate_directives,
-    estimate_variant,
-    pareto,
-)
+from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
 from partition.frontend import Rejected, translate
 from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
@@ -215,20 +208,23 @@ def prepare(
     for name, where in sorted(pins.items()):
         if where == "fpga" and name in rejected:
             raise PartitionError(f"--pin-fpga {name}: it cannot become a kernel: {rejected[name].reason}")
-    variants: dict[str, list[KernelVariant]] = {}
-    for name, k in sorted(kernels.items()):
-        ds = candidate_directives(k, board) if opts.variants else [Directives(BASE)]
-        variants[name] = [KernelVariant(d, estimate_variant(k, board, d)) for d in ds]
+    ms = (
+        calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
+        if opts.calibrate is not None
+        else []
+    )
     calibrated = 0
-    if opts.calibrate is not None:
-        ms = calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
-        for vs in variants.values():
-            for v in vs:
-                if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
-                    calibrate.apply(v.estimate, ms)
-                    calibrated += 1
-    # dominated variants go after calibration: a measured variant competes with its real figures
-    variants = {name: pareto(vs) for name, vs in variants.items()}
+
+    def measured(v: KernelVariant) -> None:
+        nonlocal calibrated
+        if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
+            calibrate.apply(v.estimate, ms)
+            calibrated += 1
+
+    variants: dict[str, list[KernelVariant]] = {
+        name: kernel_variants(k, board, base_only=not opts.variants, adjust=measured)
+        for name, k in sorted(kernels.items())
+    }
     figures: dict[str, dict[str, costs.TaskFigures]] = {}
     for name in sorted(kernels):
         fp = profile.functions[name]

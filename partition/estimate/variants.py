@@ -47,6 +47,7 @@ only sees real trade-offs; ``base`` is always kept.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -405,7 +406,20 @@ def pareto(variants: list[KernelVariant]) -> list[KernelVariant]:
     return kept
 
 
-def kernel_variants(kernel: ir.Kernel, board: Board) -> list[KernelVariant]:
-    """The variants of `kernel` the ILP chooses between (base first, dominated ones dropped)."""
-    out = [KernelVariant(d, estimate_variant(kernel, board, d)) for d in candidate_directives(kernel, board)]
+def kernel_variants(
+    kernel: ir.Kernel,
+    board: Board,
+    *,
+    base_only: bool = False,
+    adjust: Callable[[KernelVariant], None] | None = None,
+) -> list[KernelVariant]:
+    """The variants of `kernel` the ILP chooses between (base first, dominated ones dropped).
+
+    `adjust` sees every estimated variant before dominated ones are dropped (calibration puts
+    measured figures in there, so a measured variant competes with its real figures)."""
+    ds = [Directives(BASE)] if base_only else candidate_directives(kernel, board)
+    out = [KernelVariant(d, estimate_variant(kernel, board, d)) for d in ds]
+    if adjust is not None:
+        for v in out:
+            adjust(v)
     return pareto(out)
