@@ -22,6 +22,7 @@ from partition.solve.model import (
     feasible,
     optimal_schedule,
     schedule_length,
+    streamed,
 )
 from partition.solve.random_problems import board_budget, layered_problem, random_variant_problem
 
@@ -77,6 +78,26 @@ def test_random_instances_cover_what_they_claim():
         assert any(p.exclusive for p in probs) and any(p.precedence for p in probs)
         verdicts = [brute_force(p).status for p in probs[:50]]
         assert 0.05 < verdicts.count("Infeasible") / len(verdicts) < 0.5, objective
+        assert any(p.chains for p in probs) == (objective == "latency")
+
+
+def test_the_optimum_streams_some_chains_and_declines_losing_ones():
+    used = declined = 0
+    for seed in SEEDS:
+        p = random_variant_problem(seed, "latency")
+        ref = brute_force(p)
+        if ref.status != "Optimal":
+            continue
+        ch = chosen(p, ref.assignment, ref.variant)
+        both = [c for c in p.chains if ch[c.src] is not None and ch[c.dst] is not None]
+        on = streamed(p, ch)
+        used += len(on)
+        declined += len(both) - len(on)
+        assert all(c.saving(ch[c.src].name, ch[c.dst].name) > 0 for c in on)
+        without = Problem(**{**p.__dict__, "chains": []})
+        saved = sum(c.saving(ch[c.src].name, ch[c.dst].name) for c in on)
+        assert close(evaluate(without, ref.assignment, ref.variant) - saved, ref.objective_s), seed
+    assert used >= 10 and declined >= 10, (used, declined)
 
 
 # --------------------------------------------------------------------------- ILP == brute force

@@ -166,6 +166,10 @@ class _State:
             for end in {e.src, e.dst}:
                 if end != MAIN:
                     self.inc[self.index[end]].append(k)
+        self.chain_inc: list[list[int]] = [[] for _ in p.tasks]
+        for k, c in enumerate(p.chains):
+            for end in {c.src, c.dst}:
+                self.chain_inc[self.index[end]].append(k)
         self.partners: list[list[int]] = [[] for _ in p.tasks]
         for a, b in p.exclusive:
             ia, ib = self.index[a], self.index[b]
@@ -221,11 +225,23 @@ class _State:
             )
         return d
 
+    def _gain(self, k: int, i: int, new: int) -> float:
+        """What chain k saves with task i at option `new` (0 unless both ends are on the FPGA)."""
+        c = self.p.chains[k]
+        o = [new if self.index[n] == i else self.opt[self.index[n]] for n in (c.src, c.dst)]
+        if o[0] < 0 or o[1] < 0:
+            return 0.0
+        vs, vd = self.opts[self.index[c.src]][o[0]], self.opts[self.index[c.dst]][o[1]]
+        return max(0.0, c.saving(vs.name, vd.name))
+
+    def _chain_delta(self, i: int, new: int) -> float:
+        return -sum(self._gain(k, i, new) - self._gain(k, i, self.opt[i]) for k in self.chain_inc[i])
+
     def key_after(self, i: int, new: int) -> tuple[float, float]:
         """(objective, latency) after moving task i to option `new` (the state is unchanged)."""
         old = self.opt[i]
         edge_d = self._edge_delta(i, new)
-        lat = self.latency + self._time(i, new) - self._time(i, old) + edge_d
+        lat = self.latency + self._time(i, new) - self._time(i, old) + edge_d + self._chain_delta(i, new)
         obj = self.p.objective
         if obj == "latency":
             return lat, lat
@@ -255,7 +271,7 @@ class _State:
         if old == new:
             return
         edge_d = self._edge_delta(i, new)
-        self.latency += self._time(i, new) - self._time(i, old) + edge_d
+        self.latency += self._time(i, new) - self._time(i, old) + edge_d + self._chain_delta(i, new)
         self.link += edge_d
         if old >= 0:
             for r in self.budget:

@@ -280,6 +280,31 @@ def check_problem(problem: Problem) -> None:
         raise PartitionError(f"base time {problem.base_s!r} is not a finite number >= 0")
     if problem.objective == "makespan":
         task_order(problem)  # raises on a cycle
+    _check_chains(problem, names)
+
+
+def _check_chains(problem: Problem, names: set[str]) -> None:
+    if problem.chains and problem.objective != "latency":
+        raise PartitionError(
+            f"AXI-Stream chains are modelled for the latency objective, not {problem.objective}"
+        )
+    srcs: set[str] = set()
+    opts = {t.name: {v.name for v in t.options()} for t in problem.tasks}
+    for c in problem.chains:
+        for n in (c.src, c.dst):
+            if n not in names:
+                raise PartitionError(f"chain {c.src} -> {c.dst}: {n!r} is not a task")
+        if c.src == c.dst or c.src in srcs:
+            raise PartitionError(f"chain {c.src} -> {c.dst}: a task streams its result into one other task")
+        srcs.add(c.src)
+        for end, times in ((c.src, c.src_s), (c.dst, c.dst_s)):
+            for v, s in times.items():
+                if v not in opts[end] or not _time_ok(s):
+                    raise PartitionError(
+                        f"chain {c.src} -> {c.dst}: {end} variant {v!r}: {s!r} (unknown or < 0)"
+                    )
+        if not _time_ok(c.stream_s):
+            raise PartitionError(f"chain {c.src} -> {c.dst}: stream time {c.stream_s!r} must be >= 0")
 
 
 # --------------------------------------------------------------------------- folding
@@ -546,8 +571,48 @@ def _build_latency(b: _Builder) -> dict:
     for e in p.edges:
         _add(total, b.edge_cost(e, None))
     b.settle_products(total)
+    chains = _chain_savings(b)
+    for _, _, g in chains:
+        _add(total, {g: -1.0})
     b.prob.setObjective(_objective(b, total))
-    return {}
+    return {"chains": chains}
+
+
+def _end_time(b: _Builder, n: str, times: dict[str, float]) -> Lin:
+    """sum_v times[v] z_v over task n's variants (constant for a task fixed to one variant)."""
+    if n in b.z:
+        return {var: times.get(v.name, 0.0) for v, var in b.z[n] if times.get(v.name, 0.0)}
+    return _const(times.get(b.f.opts[n][0].name, 0.0)) if b.x[n] else {}
+
+
+def _chain_savings(b: _Builder) -> list[tuple[Any, pulp.LpVariable, pulp.LpVariable]]:
+    """Per chain that can save time: s (used) and g (seconds saved), g <= saving if s, else 0.
+
+        g <= M s,   g <= src_end + dst_end - stream_s s,   s <= x_src,  s <= x_dst
+
+    With s = 0 the second row is slack (both ends are >= 0); the objective
+    subtracts g, so at the optimum g is the saving exactly when it is positive.
+    """
+    out = []
+    for c in b.p.chains:
+        if not b.x[c.src] or not b.x[c.dst]:
+            continue
+        most = max((c.src_s.get(v.name, 0.0) for v in b.f.opts[c.src]), default=0.0) + max(
+            (c.dst_s.get(v.name, 0.0) for v in b.f.opts[c.dst]), default=0.0
+        )
+        if most - c.stream_s <= 0.0:
+            continue
+        k = len(out)
+        s = b.prob.add_variable(f"s{k:06d}", 0, 1, cat=pulp.LpBinary)
+        g = b.prob.add_variable(f"g{k:06d}", 0, None)
+        b.row(g - (most - c.stream_s) * s <= 0, "chm")
+        ends = _add(_end_time(b, c.src, c.src_s), _end_time(b, c.dst, c.dst_s))
+        b.row(g - b.expr(ends) + c.stream_s * s <= 0, "chs")
+        for n in (c.src, c.dst):
+            if set(b.x[n]) != {None}:
+                b.row(s - b.expr(b.x[n]) <= 0, "chx")
+        out.append((c, s, g))
+    return out
 
 
 def _objective(b: _Builder, total: Lin) -> pulp.LpAffineExpression:
@@ -914,6 +979,10 @@ def _warm_values(b: _Builder, lp_extra: dict, start: heuristic.Choice) -> None:
     for (a, c), y in b.ands.items():
         vals[y] = xv[a] * xv[c]
     vals[b.one] = 1.0
+    for c, s, g in lp_extra.get("chains", ()):
+        vs, vd = start.variant.get(c.src), start.variant.get(c.dst)
+        gain = c.saving(vs, vd) if vs is not None and vd is not None else 0.0
+        vals[s], vals[g] = float(gain > 0.0), max(0.0, gain)
     if p.objective == "throughput":
         on1 = {n: float(start.cores.get(n, 0) == 1 and not xv[n]) for n in lp_extra["w"]}
         load = [p.base_s, 0.0]

@@ -36,6 +36,20 @@ Objective `latency` (one run of the app, blocking calls; the default)
 
 Everything runs one after the other; `cpu_cores` does not matter.
 
+Chains (latency only)
+---------------------
+`chains` lists task pairs src -> dst whose kernels may run as one AXI-Stream
+chain: src streams its result straight into dst (partition.frontend.chains says
+when the app allows it). When both are on the FPGA, a chain saves
+src_s[src variant] + dst_s[dst variant] - stream_s: each end's share of moving
+the array through DDR (the producer's store phase and the consumer's load
+phase, their buffers' cache maintenance and pointer registers) minus the
+stream's own time, counted once because the two ends overlap. A chain is used
+exactly when both ends are on the FPGA and that saving is positive; a task
+is the src of at most one chain (it returns one array, all of it to dst), so
+chains never compete and the saving of a choice is the sum over its chains.
+The other objectives' models run kernels one at a time and take no chains.
+
 Objective `makespan` (one run, CPU and FPGA overlap)
 ----------------------------------------------------
 The runtime starts a kernel without waiting (non-blocking start) and waits
@@ -154,6 +168,21 @@ class EdgeCost:
 
 
 @dataclass
+class ChainCost:
+    """Kernels src and dst may stream src's result over AXI-Stream (see Chains above)."""
+
+    src: str
+    dst: str
+    src_s: dict[str, float] = field(default_factory=dict)  # src variant -> its end of the DDR round trip
+    dst_s: dict[str, float] = field(default_factory=dict)  # dst variant -> its end
+    stream_s: float = 0.0  # the stream itself (all calls)
+
+    def saving(self, vs: str, vd: str) -> float:
+        """Seconds the chain saves with src as variant `vs` and dst as `vd` (may be negative)."""
+        return self.src_s.get(vs, 0.0) + self.dst_s.get(vd, 0.0) - self.stream_s
+
+
+@dataclass
 class Problem:
     tasks: list[TaskCost]
     edges: list[EdgeCost]
@@ -163,6 +192,7 @@ class Problem:
     objective: str = "latency"  # one of OBJECTIVES
     cpu_cores: int = 1  # cores for CPU tasks (makespan, throughput)
     precedence: list[tuple[str, str]] = field(default_factory=list)  # extra "a before b" (makespan)
+    chains: list[ChainCost] = field(default_factory=list)  # AXI-Stream chains (latency)
 
 
 @dataclass
@@ -265,7 +295,19 @@ def _latency(problem: Problem, ch: dict) -> float:
         total += t.cpu_s if v is None else v.fpga_s
     for e in problem.edges:
         total += e.cost(_side(ch, e.src), _side(ch, e.dst))
+    for c in streamed(problem, ch):
+        total -= c.saving(ch[c.src].name, ch[c.dst].name)
     return total
+
+
+def streamed(problem: Problem, ch: dict) -> list[ChainCost]:
+    """The chains a choice uses: both ends on the FPGA and a positive saving."""
+    out = []
+    for c in problem.chains:
+        vs, vd = ch.get(c.src), ch.get(c.dst)
+        if isinstance(vs, Variant) and isinstance(vd, Variant) and c.saving(vs.name, vd.name) > 0.0:
+            out.append(c)
+    return out
 
 
 # --------------------------------------------------------------------------- throughput

@@ -15,7 +15,9 @@ Three generators:
   data edges, extra precedence pairs, one or two cores; the number of
   variants shrinks as the task count grows, so that exhaustive enumeration
   (prod_i (1 + variants_i) choices, an exact schedule search each for
-  makespan) stays fast.
+  makespan) stays fast. Latency instances also get AXI-Stream chains
+  (`random_chains`), each with savings that are positive for some variant
+  pairs and negative for others.
 * `layered_problem` — large instances shaped like a real application on a
   PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver.
 
@@ -42,7 +44,7 @@ import math
 import random
 from collections.abc import Callable
 
-from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost, Variant
+from partition.solve.model import RESOURCES, ChainCost, EdgeCost, Problem, TaskCost, Variant
 
 MAIN = "<main>"
 
@@ -294,7 +296,29 @@ def random_variant_problem(
         objective=objective,
         cpu_cores=r.choice([1, 2]),
         precedence=precedence,
+        chains=random_chains(r, tasks) if objective == "latency" else [],
     )
+
+
+def random_chains(r: random.Random, tasks: list[TaskCost]) -> list[ChainCost]:
+    """AXI-Stream chains between tasks with variants: each task the src of at most one.
+
+    Each end's share is up to a third of its variant's FPGA time and the stream
+    costs up to about as much as the two shares, so that some variant pairs
+    gain and others would lose (and must not be chained)."""
+    able = [t for t in tasks if t.variants]
+    out: list[ChainCost] = []
+    for src in able:
+        if r.random() >= 0.4:
+            continue
+        dst = r.choice(able)
+        if dst is src:
+            continue
+        src_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in src.variants}
+        dst_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in dst.variants}
+        typical = (sum(src_s.values()) / len(src_s)) + (sum(dst_s.values()) / len(dst_s))
+        out.append(ChainCost(src.name, dst.name, src_s, dst_s, typical * r.uniform(0.2, 1.2)))
+    return out
 
 
 def _as_single(task: TaskCost, r: random.Random) -> TaskCost:
