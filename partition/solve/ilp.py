@@ -25,7 +25,10 @@ Products over the same pair of tasks share one y. The makespan model also
 needs "does this transfer exist" indicators and uses the exact AND there.
 
 latency (F1 with FPGA time, blocking calls)
-    min  base + sum_i [cpu_i (1 - x_i) + sum_v fpga_iv z_iv] + sum_e cost_e
+    min  base + sum_i [cpu_i (1 - x_i) + sum_v fpga_iv z_iv] + sum_e cost_e - sum_c g_c
+    AXI-Stream chain c = (a, b) (model.py, Chains): s_c in {0,1}, g_c >= 0 the seconds it saves,
+    g_c <= M_c s_c,  g_c <= sum_v src_av z_av + sum_w dst_bw z_bw - stream_c s_c,  s_c <= x_a, x_b
+    (M_c: the largest saving; chains that can never save are left out)
 
 throughput (F4)
     min  P
