@@ -9,8 +9,10 @@
 // spelled out (pt::add<int16_t>(a, b)), so an int16 sum is wrapped back to int16
 // even though C++ promotes both operands to int.
 //
-// Standard C++14 only (<stdint.h>, <cmath>): it compiles with g++ for
-// C simulation and with Vitis HLS for synthesis. Everything used by kernels is
+// Standard C++14 only (<stdint.h>, <string.h>, <cmath>): it compiles with g++
+// for C simulation and with Vitis HLS for synthesis. Kernels chained by
+// AXI-Stream use hls::stream; where Vitis HLS's <hls_stream.h> is not
+// installed, a FIFO with the same read/write/empty/size members stands in. Everything used by kernels is
 // branch-and-shift logic that synthesises to plain wires, adders and muxes.
 //
 // The testbench support (file loading, tolerant comparison, reporting) at the
@@ -20,9 +22,46 @@
 #define PARTITION_OPS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <cmath>
 #include <limits>
+
+#if defined(__has_include)
+#if __has_include(<hls_stream.h>)
+#include <hls_stream.h>
+#define PT_VITIS_STREAM 1
+#endif
+#endif
+#ifndef PT_VITIS_STREAM
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <deque>
+namespace hls {
+// The C-simulation stand-in for Vitis HLS's hls::stream: an unbounded FIFO. Reading
+// an empty stream is a broken chain (the producer wrote fewer beats than the consumer
+// reads), so it stops the simulation instead of returning a made-up value.
+template <class T> class stream {
+ public:
+  void write(const T& v) { q_.push_back(v); }
+  T read() {
+    if (q_.empty()) {
+      fprintf(stderr, "hls::stream: read from an empty stream\n");
+      abort();
+    }
+    T v = q_.front();
+    q_.pop_front();
+    return v;
+  }
+  bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
+
+ private:
+  std::deque<T> q_;
+};
+}  // namespace hls
+#endif
 
 namespace pt {
 
@@ -261,6 +300,55 @@ template <class B> inline uint64_t range_trips(B start, B stop, int64_t step) {
   return (distance - 1) / (static_cast<uint64_t>(0) - static_cast<uint64_t>(step)) + 1;
 }
 
+// ------------------------------------------------------------- AXI-Stream beats
+// An array streamed from one kernel into the next travels as 64-bit beats: the
+// elements' little-endian bytes back to back (element i at byte i * sizeof(T); a
+// bool is one byte, 0 or 1), ceil(n * sizeof(T) / 8) beats, the last beat's
+// unused bytes zero. The same layout as the array in DDR, so a stream and a
+// buffer are interchangeable.
+
+template <class T> struct beat_layout {
+  static const int bytes = traits<T>::kind == 0 ? 1 : static_cast<int>(sizeof(T));
+  static const int per_beat = 8 / bytes;
+};
+
+template <class T> inline uint64_t raw_bits(T x) {
+  if (traits<T>::kind == 0) return x ? 1u : 0u;
+  typename traits<T>::UT u;
+  memcpy(&u, &x, sizeof(T));
+  return static_cast<uint64_t>(u);
+}
+
+template <class T> inline T from_raw(uint64_t w) {
+  if (traits<T>::kind == 0) return (w & 0xFF) != 0;
+  typename traits<T>::UT u = static_cast<typename traits<T>::UT>(w);
+  T x;
+  memcpy(&x, &u, sizeof(T));
+  return x;
+}
+
+// Beat b of the n elements of buf.
+template <class T> inline uint64_t pack_beat(const T* buf, int64_t n, int64_t b) {
+  const int per = beat_layout<T>::per_beat;
+  uint64_t w = 0;
+  for (int j = 0; j < per; ++j) {
+#pragma HLS UNROLL
+    const int64_t i = b * per + j;
+    if (i < n) w |= raw_bits<T>(buf[i]) << (8 * beat_layout<T>::bytes * j);
+  }
+  return w;
+}
+
+// Beat b into the n elements of buf (the last beat's padding is dropped).
+template <class T> inline void unpack_beat(uint64_t w, T* buf, int64_t n, int64_t b) {
+  const int per = beat_layout<T>::per_beat;
+  for (int j = 0; j < per; ++j) {
+#pragma HLS UNROLL
+    const int64_t i = b * per + j;
+    if (i < n) buf[i] = from_raw<T>(per == 1 ? w : w >> (8 * beat_layout<T>::bytes * j));
+  }
+}
+
 }  // namespace pt
 
 // ============================================================ testbench support
@@ -275,6 +363,26 @@ template <class B> inline uint64_t range_trips(B start, B stop, int64_t step) {
 
 namespace pt {
 namespace tb {
+
+// A streamed argument in C simulation: the array as the producer kernel would send it,
+// and the beats a kernel sent read back into an array (exactly as many as the array
+// needs: one more or fewer is a broken chain).
+template <class T> void fill_stream(hls::stream<uint64_t>& s, const T* src, int64_t n) {
+  const int64_t beats = (n * beat_layout<T>::bytes + 7) / 8;
+  for (int64_t b = 0; b < beats; ++b) s.write(pack_beat<T>(src, n, b));
+}
+
+template <class T> std::string drain_stream(hls::stream<uint64_t>& s, T* dst, int64_t n) {
+  const int64_t beats = (n * beat_layout<T>::bytes + 7) / 8;
+  if (static_cast<int64_t>(s.size()) != beats) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "the kernel streamed %lld beats, the array takes %lld",
+             static_cast<long long>(s.size()), static_cast<long long>(beats));
+    return msg;
+  }
+  for (int64_t b = 0; b < beats; ++b) unpack_beat<T>(s.read(), dst, n, b);
+  return "";
+}
 
 // Reads exactly n elements of T from a raw little-endian file (bool: 1 byte,
 // non-zero = true). Returns an error message, empty on success.

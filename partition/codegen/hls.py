@@ -36,7 +36,7 @@ from partition.codegen.cexpr import (
 )
 from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
-from partition.estimate.schedule import ram_geometry
+from partition.estimate.schedule import ram_geometry, stream_beats
 
 # One compile line for C simulation, shared by the build tree's Makefile and the tests.
 # -ffp-contract=off: no fused multiply-add, so float results are the IEEE operations
@@ -137,6 +137,7 @@ def generate_hls(
     include_rel: str = "../include",
     directives: dict[str, Any] | None = None,
     bus_bits: int = 32,
+    streams: dict[str, str] | None = None,
 ) -> dict[str, bytes]:
     """All files of hls/<task>/ (paths relative to that folder) for `kernel`.
 
@@ -157,6 +158,13 @@ def generate_hls(
     (`ARRAY_RESHAPE cyclic`, the estimate's packed RAM), and the copy loop is
     unrolled by that many elements. A buffer the variant partitions into banks
     keeps its banks (they give the copy loop as many ports).
+
+    `streams` ({array parameter: "in" or "out"}) makes those arguments AXI-Stream
+    ports of an AXI-Stream chain (partition.frontend.chains): an in-array is read
+    from `hls::stream<uint64_t>` beats into its buffer instead of its m_axi load,
+    an out-array written to one after compute instead of its store, in the byte
+    layout of the array in DDR (partition_ops.h, pack_beat), one beat a cycle. The
+    testbench feeds and drains those streams from the same vectors.
     """
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", part or ""):
         raise PartitionError(f"HLS part {part!r} is not a Xilinx part name (e.g. xc7z020clg400-1)")
@@ -169,7 +177,7 @@ def generate_hls(
 
     if bus_bits not in (32, 64, 128):
         raise PartitionError(f"HLS m_axi width {bus_bits!r} bits: use 32, 64 or 128")
-    view = _KernelView(kernel, directives, bus_bits)
+    view = _KernelView(kernel, directives, bus_bits, streams)
     ctx = view.context()
     ctx.update(
         part=part,
@@ -179,6 +187,7 @@ def generate_hls(
         include_rel=include_rel,
         bus_bits=bus_bits,
         align_bytes=bus_bits // 8,
+        streams=bool(streams),
         project=HLS_PROJECT,
         solution=HLS_SOLUTION,
         labels=[c_string(v.label or f"vector {k}") for k, v in enumerate(vectors)],
@@ -271,9 +280,16 @@ def _breaks_out(body: list[ir.Stmt]) -> bool:
 class _KernelView:
     """The kernel prepared for the templates: names, buffers, statements as dicts."""
 
-    def __init__(self, kernel: ir.Kernel, directives: dict[str, Any] | None = None, bus_bits: int = 32):
+    def __init__(
+        self,
+        kernel: ir.Kernel,
+        directives: dict[str, Any] | None = None,
+        bus_bits: int = 32,
+        streams: dict[str, str] | None = None,
+    ):
         self.k = kernel
         self.bus_bits = bus_bits
+        self.streams = dict(streams or {})
         d = directives or {}
         self.sequential = set(d.get("sequential", ()))
         self.unroll = {str(k): int(v) for k, v in d.get("unroll", {}).items()}
@@ -318,7 +334,7 @@ class _KernelView:
         check_identifier(k.name, "kernel name")
         tb_names = {"tb_probe", "tb_passed", "tb_k", "tb_errors", "tb_got_return", "tb_want_return"}
         tb_names |= {"tb_verdict", "tb_vectors", "tb_labels"}
-        tb_names |= {f"{prefix}_{p.name}" for p in k.params for prefix in ("arg", "want")}
+        tb_names |= {f"{prefix}_{p.name}" for p in k.params for prefix in ("arg", "want", "strm")}
         if k.name in tb_names:
             raise PartitionError(
                 f"kernel name {k.name} clashes with a name of its testbench; rename the task"
@@ -338,6 +354,14 @@ class _KernelView:
                     )
             elif p.kind != "scalar":
                 raise PartitionError(f"{self.where}: parameter {p.name} has kind {p.kind!r}")
+        arrays = {p.name: p for p in k.arrays}
+        for name, way in sorted(self.streams.items()):
+            p = arrays.get(name)
+            if p is None or way not in ("in", "out") or p.direction != way:
+                raise PartitionError(
+                    f"{self.where}: cannot stream {name!r} {way!r}: only an array parameter read only "
+                    "(in) or written only (out) can be an AXI-Stream port"
+                )
         for a in k.locals:
             check_identifier(a.name, f"{self.where}: local array")
             if a.name in seen:
@@ -629,6 +653,7 @@ class _KernelView:
                 "dtype": p.dtype.name,
                 "is_float": p.dtype.is_float,
                 "direction": p.direction if p.kind == "array" else "in",
+                "stream": p.name in self.streams,
             }
             if p.kind == "array":
                 # elements per bus word in the buffer's RAM (1 for elements of a word or more)
@@ -645,10 +670,13 @@ class _KernelView:
                     if p.direction in ("out", "inout")
                     else "",
                     decl=f"{'const ' if p.direction == 'in' else ''}{ctype(p.dtype)}* {p.name}",
+                    beats=stream_beats(p.size * p.dtype.nbytes),
                     per_word=per_word,
                     reshape=per_word > 1 and p.name not in self.partition,
                     **_tolerance(p.dtype),
                 )
+                if entry["stream"]:
+                    entry["decl"] = f"hls::stream<uint64_t>& {p.name}"
             else:
                 entry.update(decl=f"{ctype(p.dtype)} {p.name}", nbytes=p.dtype.nbytes, size=1)
             params.append(entry)

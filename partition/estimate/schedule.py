@@ -60,6 +60,7 @@ MAX_BURST_BEATS = 256  # AXI4 INCR burst limit
 RAM_PORTS = 2  # every RAM is true dual-port (a cyclic-partitioned array: 2 per bank)
 BURST_BOUNDARY = 4096  # AXI bursts never cross a 4 KB boundary
 BUFFER_ALIGNMENT = 4096  # pynq.allocate returns page-aligned CMA buffers
+STREAM_BITS = 64  # TDATA of an AXI-Stream chain: the array's bytes in DDR order (partition_ops.h)
 
 
 def control_cycles(transfers: int) -> int:
@@ -86,6 +87,11 @@ def bursts(nbytes: int, bus_bytes: int, base: int = 0) -> list[int]:
         out.append(beats)
         addr += beats * bus_bytes
     return out
+
+
+def stream_beats(nbytes: int) -> int:
+    """Beats of an array streamed through an AXI-Stream chain (one a cycle, no address phase)."""
+    return -(-nbytes // (STREAM_BITS // 8))
 
 
 def transfer_cycles(nbytes: int, bus_bytes: int, latency: int, base: int = 0) -> int:
