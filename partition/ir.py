@@ -37,11 +37,12 @@ The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from partition.dtypes import BOOL, DType, dtype
+from partition.errors import PartitionError
 
 # ---------------------------------------------------------------- expressions
 
@@ -188,6 +189,9 @@ class Param:
 
     kind "array": an m_axi pointer; `shape` is the profiled shape, `direction`
     is in/out/inout. kind "scalar": an s_axilite value, always "in".
+    `stream`: the array is an AXI-Stream port instead (an in or out array of a
+    kernel in an AXI-Stream chain, see `with_streams`): no pointer register, no
+    DDR buffer, its bytes arrive or leave as 64-bit beats.
     `pytype` says how the host converts between Python and the kernel:
     ndarray/list for arrays, int/float/bool/npscalar for scalars.
     `origin` is ("arg", position) for a Python argument, or ("return", k) for
@@ -202,6 +206,7 @@ class Param:
     direction: str = "in"
     pytype: str = "ndarray"
     origin: tuple[str, int] = ("arg", 0)
+    stream: bool = False
 
     @property
     def size(self) -> int:
@@ -290,6 +295,28 @@ class Kernel:
     @property
     def scalar_params(self) -> list[Param]:
         return [p for p in self.params if p.kind == "scalar"]
+
+
+def with_streams(kernel: Kernel, names: Iterable[str]) -> Kernel:
+    """`kernel` with the array parameters `names` as AXI-Stream ports (an AXI-Stream chain).
+
+    Only an array the kernel reads only (direction "in") or writes only ("out")
+    can stream: the stream passes once, in order, into or out of its buffer."""
+    want = set(names)
+    params = []
+    for p in kernel.params:
+        if p.name in want:
+            if p.kind != "array" or p.direction not in ("in", "out"):
+                raise PartitionError(
+                    f"kernel {kernel.name}: cannot stream {p.name!r}: only an array parameter read only "
+                    "(in) or written only (out) can be an AXI-Stream port"
+                )
+            p = dataclasses.replace(p, stream=True)
+            want.discard(p.name)
+        params.append(p)
+    if want:
+        raise PartitionError(f"kernel {kernel.name}: cannot stream {sorted(want)}: no such array parameter")
+    return dataclasses.replace(kernel, params=params)
 
 
 # ------------------------------------------------------------------ traversal

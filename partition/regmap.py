@@ -133,6 +133,8 @@ def register_map(kernel: ir.Kernel) -> RegisterMap:
     """The register map Vitis HLS generates for this kernel's top function."""
     entries = []
     for p in kernel.params:
+        if p.stream:
+            continue  # an AXI-Stream port has no register
         if p.kind == "array":
             entries.append((p.name, POINTER_BITS, "pointer", p.dtype.name))
         else:

@@ -10,25 +10,27 @@ import numpy as np
 import pytest
 from test_hls_codegen import TEST_FLAGS, compile_and_run, k_arrays, needs_gxx, write_files
 
+from partition import ir
 from partition.codegen.hls import CSIM_FLAGS, generate_hls
 from partition.errors import PartitionError
+from partition.regmap import register_map
 from partition.resources import resource_dir
 
-STREAMS = {"b": "in", "flags": "in", "out": "out"}
+STREAMS = ["b", "flags", "out"]
 
 
-def _tree(tmp_path: Path, streams: dict[str, str]) -> tuple[Path, dict[str, bytes]]:
+def _tree(tmp_path: Path, streams: list[str]) -> tuple[Path, dict[str, bytes]]:
     (tmp_path / "include").mkdir(exist_ok=True)
     shutil.copy(resource_dir("hls") / "partition_ops.h", tmp_path / "include" / "partition_ops.h")
     kernel, vectors = k_arrays(np.random.default_rng(7))
-    files = generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100.0, streams=streams)
+    files = generate_hls(ir.with_streams(kernel, streams), vectors, part="xc7z020clg400-1", clock_mhz=100.0)
     write_files(tmp_path / kernel.name, files)
     return tmp_path / kernel.name, files
 
 
 def test_streamed_ports_replace_the_m_axi_copies():
     kernel, vectors = k_arrays(np.random.default_rng(7))
-    files = generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100.0, streams=STREAMS)
+    files = generate_hls(ir.with_streams(kernel, STREAMS), vectors, part="xc7z020clg400-1", clock_mhz=100.0)
     cpp, h = files["arrays.cpp"].decode(), files["arrays.h"].decode()
     for name in STREAMS:
         assert f"#pragma HLS INTERFACE mode=axis port={name}\n" in cpp
@@ -44,13 +46,18 @@ def test_streamed_ports_replace_the_m_axi_copies():
     assert "hls::stream" not in plain["arrays.h"].decode() + plain["arrays.cpp"].decode()
 
 
-@pytest.mark.parametrize(
-    "streams, why", [({"a": "in"}, "'a'"), ({"out": "in"}, "'out'"), ({"nope": "out"}, "'nope'")]
-)
-def test_only_pure_in_or_out_arrays_stream(streams, why):
-    kernel, vectors = k_arrays(np.random.default_rng(7))
-    with pytest.raises(PartitionError, match=f"cannot stream {why}"):
-        generate_hls(kernel, vectors, part="xc7z020clg400-1", clock_mhz=100.0, streams=streams)
+@pytest.mark.parametrize("names, why", [(["a"], "'a'"), (["i"], "'i'"), (["nope"], "nope")])
+def test_only_pure_in_or_out_arrays_stream(names, why):
+    kernel, _ = k_arrays(np.random.default_rng(7))
+    with pytest.raises(PartitionError, match=f"cannot stream .*{why}"):
+        ir.with_streams(kernel, names)
+
+
+def test_a_streamed_array_has_no_register():
+    kernel, _ = k_arrays(np.random.default_rng(7))
+    before = {r.name for r in register_map(kernel).registers}
+    after = {r.name for r in register_map(ir.with_streams(kernel, STREAMS)).registers}
+    assert before - after == set(STREAMS)
 
 
 @needs_gxx

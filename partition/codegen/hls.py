@@ -137,7 +137,6 @@ def generate_hls(
     include_rel: str = "../include",
     directives: dict[str, Any] | None = None,
     bus_bits: int = 32,
-    streams: dict[str, str] | None = None,
 ) -> dict[str, bytes]:
     """All files of hls/<task>/ (paths relative to that folder) for `kernel`.
 
@@ -159,8 +158,8 @@ def generate_hls(
     unrolled by that many elements. A buffer the variant partitions into banks
     keeps its banks (they give the copy loop as many ports).
 
-    `streams` ({array parameter: "in" or "out"}) makes those arguments AXI-Stream
-    ports of an AXI-Stream chain (partition.frontend.chains): an in-array is read
+    Array parameters marked `stream` (`ir.with_streams`: the kernel is in an
+    AXI-Stream chain, partition.frontend.chains) are AXI-Stream ports: an in-array is read
     from `hls::stream<uint64_t>` beats into its buffer instead of its m_axi load,
     an out-array written to one after compute instead of its store, in the byte
     layout of the array in DDR (partition_ops.h, pack_beat), one beat a cycle. The
@@ -177,7 +176,7 @@ def generate_hls(
 
     if bus_bits not in (32, 64, 128):
         raise PartitionError(f"HLS m_axi width {bus_bits!r} bits: use 32, 64 or 128")
-    view = _KernelView(kernel, directives, bus_bits, streams)
+    view = _KernelView(kernel, directives, bus_bits)
     ctx = view.context()
     ctx.update(
         part=part,
@@ -187,7 +186,7 @@ def generate_hls(
         include_rel=include_rel,
         bus_bits=bus_bits,
         align_bytes=bus_bits // 8,
-        streams=bool(streams),
+        streams=any(p.stream for p in kernel.params),
         project=HLS_PROJECT,
         solution=HLS_SOLUTION,
         labels=[c_string(v.label or f"vector {k}") for k, v in enumerate(vectors)],
@@ -280,16 +279,9 @@ def _breaks_out(body: list[ir.Stmt]) -> bool:
 class _KernelView:
     """The kernel prepared for the templates: names, buffers, statements as dicts."""
 
-    def __init__(
-        self,
-        kernel: ir.Kernel,
-        directives: dict[str, Any] | None = None,
-        bus_bits: int = 32,
-        streams: dict[str, str] | None = None,
-    ):
+    def __init__(self, kernel: ir.Kernel, directives: dict[str, Any] | None = None, bus_bits: int = 32):
         self.k = kernel
         self.bus_bits = bus_bits
-        self.streams = dict(streams or {})
         d = directives or {}
         self.sequential = set(d.get("sequential", ()))
         self.unroll = {str(k): int(v) for k, v in d.get("unroll", {}).items()}
@@ -352,16 +344,10 @@ class _KernelView:
                     raise PartitionError(
                         f"{self.where}: array parameter {p.name} has direction {p.direction!r}"
                     )
+                if p.stream and p.direction == "inout":
+                    raise PartitionError(f"{self.where}: inout array {p.name} cannot be an AXI-Stream port")
             elif p.kind != "scalar":
                 raise PartitionError(f"{self.where}: parameter {p.name} has kind {p.kind!r}")
-        arrays = {p.name: p for p in k.arrays}
-        for name, way in sorted(self.streams.items()):
-            p = arrays.get(name)
-            if p is None or way not in ("in", "out") or p.direction != way:
-                raise PartitionError(
-                    f"{self.where}: cannot stream {name!r} {way!r}: only an array parameter read only "
-                    "(in) or written only (out) can be an AXI-Stream port"
-                )
         for a in k.locals:
             check_identifier(a.name, f"{self.where}: local array")
             if a.name in seen:
@@ -653,7 +639,7 @@ class _KernelView:
                 "dtype": p.dtype.name,
                 "is_float": p.dtype.is_float,
                 "direction": p.direction if p.kind == "array" else "in",
-                "stream": p.name in self.streams,
+                "stream": p.stream,
             }
             if p.kind == "array":
                 # elements per bus word in the buffer's RAM (1 for elements of a word or more)

@@ -28,6 +28,7 @@ from partition.estimate.schedule import (
     bursts,
     control_cycles,
     schedule_kernel,
+    stream_beats,
     transfer_cycles,
 )
 from partition.regmap import register_map
@@ -127,6 +128,15 @@ def estimate_kernel(
     transfers = []
     load_cycles = store_cycles = 0
     for p in kernel.arrays:
+        if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
+            c = stream_beats(p.nbytes)
+            if p.direction == "in":
+                load_cycles += c
+            else:
+                store_cycles += c
+            phase = "stream-in" if p.direction == "in" else "stream-out"
+            transfers.append({"array": p.name, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
+            continue
         if p.direction in ("in", "inout"):
             c = transfer_cycles(p.nbytes, bus_bytes, rd_lat)
             load_cycles += c
@@ -152,7 +162,7 @@ def estimate_kernel(
                 }
             )
     n_loads = sum(1 for t in transfers if t["phase"] == "load")
-    n_stores = len(transfers) - n_loads
+    n_stores = sum(1 for t in transfers if t["phase"] == "store")
     control = control_cycles(len(transfers))
     init_cycles = 0
     for a in kernel.locals:

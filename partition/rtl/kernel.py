@@ -52,6 +52,7 @@ from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, lit, resize, word_address_bits
 
 BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
+STREAM_REASON = "the built-in RTL moves arrays through m_axi burst engines only (the Vitis HLS C++ streams)"
 FLOAT_REASON = "the RTL backend builds integer kernels; float32/float64 kernels use the Vitis HLS path"
 
 
@@ -100,6 +101,8 @@ def _check(kernel: ir.Kernel, board: Board) -> None:
     for p in kernel.arrays:
         if p.size == 0:
             raise RtlUnsupported(f"{where}: array {p.name} has no elements; give it a non-empty shape")
+        if p.stream:
+            raise RtlUnsupported(f"{where}: array {p.name} is an AXI-Stream port of a chain; {STREAM_REASON}")
     for a in kernel.locals:
         if a.size == 0:
             raise RtlUnsupported(f"{where}: local array {a.name} has no elements")

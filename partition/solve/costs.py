@@ -36,7 +36,9 @@ from partition.boards import Board
 from partition.estimate.model import Estimate
 from partition.profile.model import MAIN, Edge, Profile
 from partition.regmap import register_map
-from partition.solve.model import RESOURCES, EdgeCost, Problem, TaskCost, Variant
+from partition.estimate.schedule import stream_beats
+from partition.estimate.variants import Directives, estimate_variant
+from partition.solve.model import RESOURCES, ChainCost, EdgeCost, Problem, TaskCost, Variant
 
 
 @dataclass
@@ -95,14 +97,16 @@ def call_cost(kernel: ir.Kernel, board: Board) -> CallCost:
     for r in rm.registers:
         if r.kind == "return":
             reads += r.words
-    buffers = len(kernel.arrays)
+    buffers = sum(1 for p in kernel.arrays if not p.stream)  # a streamed array has no buffer
     overhead_us = (
         float(itf["call_overhead_us"])
         + writes * float(itf["mmio_write_us"])
         + reads * float(itf["mmio_read_us"])
         + buffers * float(itf["sync_us"])
     )
-    copy_out = sum(p.nbytes for p in kernel.arrays if p.direction in ("out", "inout") and not lent(p))
+    copy_out = sum(
+        p.nbytes for p in kernel.arrays if p.direction in ("out", "inout") and not lent(p) and not p.stream
+    )
     return CallCost(writes, reads, buffers, overhead_us * 1e-6, copy_out)
 
 
@@ -158,6 +162,64 @@ def task_figures(
         overhead_s=calls * cc.overhead_s,
         copy_out_s=calls * copy_from_fpga_s(cc.copy_out_bytes, board),
         call=cc,
+    )
+
+
+def stream_ends(producer: ir.Kernel, consumer: ir.Kernel, param: str) -> tuple[str, str]:
+    """The kernel parameters an AXI-Stream chain connects: the producer's returned array
+    and the consumer's array for Python parameter `param`."""
+    outs = [p for p in producer.arrays if p.origin[0] == "return"]
+    pos = consumer.py_params.index(param) if param in consumer.py_params else -1
+    ins = [p for p in consumer.arrays if p.origin == ("arg", pos)]
+    if len(outs) != 1 or len(ins) != 1 or outs[0].direction != "out" or ins[0].direction != "in":
+        raise ValueError(f"{producer.name} -> {consumer.name}.{param}: not one out-array into one in-array")
+    a, b = outs[0], ins[0]
+    if a.dtype != b.dtype or a.nbytes != b.nbytes:
+        raise ValueError(f"{producer.name} -> {consumer.name}.{param}: the arrays differ in type or size")
+    return a.name, b.name
+
+
+def chain_cost(
+    src: str,
+    dst: str,
+    ends: tuple[ir.Kernel, ir.Kernel],
+    param: str,
+    directives: tuple[list[Directives], list[Directives]],
+    calls: int,
+    board: Board,
+) -> ChainCost:
+    """What chaining task `src` into task `dst` by AXI-Stream saves, per variant of each end.
+
+    `ends`: their kernels; `param`: dst's Python parameter that receives src's
+    result; `directives`: the variants of each end; `calls`: calls of each.
+
+    Each end is estimated twice with the same directives, as built (the array in
+    DDR: the producer's store phase, the consumer's load phase, their buffers'
+    cache maintenance and pointer registers) and with the array as a stream port
+    (`ir.with_streams`: 64-bit beats instead); an end's share is the difference
+    plus the stream's time, and the chain pays the stream once, since the two
+    ends stream at the same time. Both are model estimates (a calibrated variant
+    has no measured stream twin), so the share is the model's difference.
+    """
+    producer, consumer = ends
+    out_name, in_name = stream_ends(producer, consumer, param)
+    beats_s = stream_beats(producer.param(out_name).nbytes) / (board.pl_mhz * 1e6)
+
+    def shares(kernel: ir.Kernel, port: str, dirs: list[Directives]) -> dict[str, float]:
+        streamed = ir.with_streams(kernel, [port])
+        out = {}
+        for d in dirs:
+            whole = task_figures(kernel.name, calls, 0.0, kernel, estimate_variant(kernel, board, d), board)
+            part = task_figures(kernel.name, calls, 0.0, streamed, estimate_variant(streamed, board, d), board)
+            out[d.name] = max(0.0, whole.fpga_s - part.fpga_s + calls * beats_s)
+        return out
+
+    return ChainCost(
+        src,
+        dst,
+        shares(producer, out_name, directives[0]),
+        shares(consumer, in_name, directives[1]),
+        calls * beats_s,
     )
 
 
