@@ -52,6 +52,7 @@ def _ir_kernel(name: str, d: dict) -> ir.Kernel:
             p["direction"],
             p["pytype"],
             tuple(p["origin"]),
+            p.get("stream", False),
         )
         for p in d["params"]
     ]
@@ -86,7 +87,8 @@ def _plan_data(names: list[str]) -> dict:
                 "fpga": {"total_s": 4e-4, "compute_s": 1e-4, "overhead_s": 2e-4, "copy_out_s": 1e-4},
             }
         )
-    return {"app": "t.py", "tasks": tasks, "edges": [{"src": "<main>", "dst": names[0], "cost_s": 2e-4}]}
+    edges = [{"src": "<main>", "dst": "scale_add", "cost_s": 2e-4}]
+    return {"app": "t.py", "tasks": tasks, "edges": edges, "chains": scenarios.CHAINS}
 
 
 @pytest.fixture(scope="module")

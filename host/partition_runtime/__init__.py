@@ -9,7 +9,7 @@ it needs numpy, and pynq for the `pynq` backend.
     h = rt["scale_add"].start(x, y)       # non-blocking; ... CPU work ...; out = h.wait()
 """
 
-from .core import AcceleratedKernel, CallHandle, KernelStats, Runtime, make_backend
+from .core import AcceleratedKernel, CallHandle, KernelStats, Runtime, StreamedResult, make_backend
 from .device import Backend, BufferPool, DeviceBuffer, KernelPort
 from .errors import (
     BackendError,
@@ -43,6 +43,7 @@ __all__ = [
     "RuntimeFailure",
     "Spec",
     "SpecError",
+    "StreamedResult",
     "load_spec",
     "make_backend",
 ]

@@ -22,6 +22,18 @@ that behaves like the original function. Each call
    scalars or Python int/float/bool as the function produced them, and the
    caller's own array objects where the function returned an argument.
 
+AXI-Stream chains (spec "chains"): a producer kernel streams its returned array
+straight into its consumer kernel, so it can only run while the consumer runs.
+Calling the producer therefore does steps 1-2 without the register writes (its
+inputs are copied into its own buffers at once: the app may change them
+afterwards) and returns a `StreamedResult` in place of the array; the plan only
+chains where the app's source passes that result to the consumer and nowhere
+else (partition.frontend.chains). Calling the consumer with it starts the
+consumer, then the producer, and waits for both. A consumer called with
+anything else runs on the CPU; a StreamedResult that must become an array (the
+consumer falls back to the CPU) is computed by the producer's Python function
+from the inputs it captured.
+
 `start(*args)` does steps 1-2 and returns a handle; `handle.wait()` does step 3,
 so the CPU can work while the kernel runs. With `check=True` every accelerated
 call is also run through the original function on copies of its arguments and
@@ -67,6 +79,7 @@ class KernelStats:
         self.wait_s = 0.0  # waiting for ap_done
         self.out_s = 0.0  # invalidates, copies out, ap_return
         self.lent = 0  # returned arrays handed over as device buffers (no copy-out)
+        self.streamed = 0  # calls whose result streamed into the next kernel (AXI-Stream chain)
         self.handoffs = 0  # array arguments that were device buffers already (no copy-in)
         self.polls = 0
         self.fallbacks = 0
@@ -91,6 +104,7 @@ class CallHandle:
         self._error: BaseException | None = None
         self._done_seen = False
         # set by the device path
+        self._upstream: list[CallHandle] = []  # producers streaming into this call (chains)
         self._args: tuple = ()
         self._bufs: list[DeviceBuffer] = []
         self._borrowed: list[bool] = []  # per buffer: a lent result, not the pool's
@@ -125,6 +139,57 @@ class CallHandle:
         return self
 
 
+class StreamedResult:
+    """A producer's call whose result streams into the consumer kernel (see the module docstring).
+
+    It holds the call's arguments and the device buffers its inputs were copied
+    into; `launch` starts the producer on them (from the consumer's call), and
+    `materialise` computes the result on the CPU instead.
+    """
+
+    def __init__(self, kernel: AcceleratedKernel, args: tuple, bufs: list, ref: tuple | None):
+        self.kernel = kernel
+        self.args = args
+        self.bufs = bufs
+        self.ref = ref
+        self.used = False
+        pool = kernel.runtime.pool
+        self._release = weakref.finalize(self, pool.release, bufs)  # dropped unused: buffers back
+
+    def __repr__(self) -> str:
+        to = self.kernel.spec.stream_to
+        return (
+            f"<result of {self.kernel.spec.task}, streaming into {to[0] if to else '?'} (AXI-Stream chain)>"
+        )
+
+    def launch(self) -> list[CallHandle]:
+        """Start the producer (and, first, whatever streams into it); its handles, producers first."""
+        if self.used:
+            raise CallError(f"{self!r} was used already; a streamed result feeds one call")
+        self.used = True
+        self._release.detach()
+        return self.kernel._launch_streamed(self)
+
+    def materialise(self) -> Any:
+        """The result computed by the producer's Python function on the captured inputs."""
+        if self.used:
+            raise CallError(f"{self!r} was used already; a streamed result feeds one call")
+        self.used = True
+        self._release.detach()
+        return self.kernel._materialise(self)
+
+    def reference(self) -> Any:
+        """--check: the Python function's result on the reference copies of the inputs."""
+        fn = self.kernel.function
+        if fn is None or self.ref is None:
+            raise CallError(f"task {self.kernel.spec.task}: --check needs the Python function bound")
+        return fn(*(a.reference() if isinstance(a, StreamedResult) else a for a in self.ref))
+
+
+def _materialised(values: tuple) -> tuple:
+    return tuple(v.materialise() if isinstance(v, StreamedResult) else v for v in values)
+
+
 class AcceleratedKernel:
     """One task: guards, marshalling, the call itself, statistics."""
 
@@ -140,6 +205,10 @@ class AcceleratedKernel:
         self._suspect = False
         self._nparams = len(spec.py_params)
         self._guards = marshal.kernel_guards(spec)
+        streamed_in = {p.position: p for p in spec.params if p.stream and p.origin == "arg"}
+        if streamed_in and not runtime.backend.executes_python:  # the argument must be a StreamedResult
+            self._guards = [(pos, g) for pos, g in self._guards if pos not in streamed_in]
+            self._guards += [(pos, self._chain_guard(p)) for pos, p in sorted(streamed_in.items())]
         self._overlap = marshal.overlap_guard(spec)
         self._written_args = [p.position for p in spec.params if p.origin == "arg" and p.direction != "in"]
         self.port: KernelPort = None  # type: ignore[assignment]
@@ -163,7 +232,7 @@ class AcceleratedKernel:
         self._ctrl = rm.ctrl
         # arrays: (param, low-word offset, argument position or -1, copy in, written by the kernel)
         self._arrays = []
-        for p in k.arrays:
+        for p in (q for q in k.arrays if not q.stream):
             reg = rm.by_name(p.name)
             pos = p.position if p.origin == "arg" else -1
             self._arrays.append(
@@ -174,6 +243,7 @@ class AcceleratedKernel:
             reg = rm.by_name(p.name)
             offsets = [reg.offset + 4 * i for i in range(reg.words)]
             self._scalars.append((p.position, offsets, marshal.encoder(p.dtype)))
+        self._stream_positions = [p.position for p in k.params if p.stream and p.origin == "arg"]
         self._ret_offsets: list[int] = []
         if k.ret_dtype is not None:
             reg = rm.by_name("ap_return")
@@ -187,6 +257,16 @@ class AcceleratedKernel:
                 f"kernel {self.spec.name} is busy before its first call (CTRL shows ap_idle=0): another "
                 "program is driving it, or it was left running; reload the overlay and try again"
             )
+
+    def _chain_guard(self, p: Any) -> Callable[[Any], str | None]:
+        producer = self.spec.stream_from.get(p.name, "?")
+
+        def guard(value: Any) -> str | None:
+            if isinstance(value, StreamedResult) and value.kernel.spec.task == producer and not value.used:
+                return None
+            return f"argument {p.name} did not come streaming from {producer} (AXI-Stream chain)"
+
+        return guard
 
     # -------------------------------------------------------------- calls
 
@@ -216,7 +296,12 @@ class AcceleratedKernel:
         rt = self.runtime
         ref = None
         if rt.check:
-            ref = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in call_args)
+            ref = tuple(
+                np.array(a, copy=True)
+                if isinstance(a, np.ndarray)
+                else (a.reference() if isinstance(a, StreamedResult) and self.spec.stream_to is None else a)
+                for a in call_args
+            )
         if rt.backend.executes_python:
             if self._impl is None:
                 raise CallError(
@@ -260,12 +345,15 @@ class AcceleratedKernel:
             raise CallError(
                 f"task {self.spec.task}: the call cannot use the kernel ({reason}) and no CPU function is bound"
             )
+        args = _materialised(args)
+        kwargs = dict(zip(kwargs, _materialised(tuple(kwargs.values()))))
         result = self.function(*args, **kwargs)
         st.fallback_s += time.perf_counter() - t0
         return handle._complete(result)
 
     def _start_device(self, handle: CallHandle, args: tuple, ref: tuple | None, t0: float) -> CallHandle:
-        if self._pending is not None:
+        producer = self.spec.stream_to is not None
+        if self._pending is not None and not producer:
             self._pending.wait()  # one call at a time per kernel: finish the earlier one first
         if self._suspect:
             if not self.port.is_idle():
@@ -281,7 +369,8 @@ class AcceleratedKernel:
         addresses = []
         try:
             for p, _off, pos, copy_in, _written in self._arrays:
-                b = rt.lent_buffer(args[pos], p.shape, p.np) if pos >= 0 else None
+                # a producer runs later: it copies even a lent result, which the app may change meanwhile
+                b = rt.lent_buffer(args[pos], p.shape, p.np) if pos >= 0 and not producer else None
                 borrowed.append(b is not None)
                 if b is not None:  # a result of an earlier call: already in device memory
                     b.flush()
@@ -297,14 +386,14 @@ class AcceleratedKernel:
             pool.release([b for b, lent in zip(bufs, borrowed[: len(bufs)]) if not lent])
             raise
         t1 = time.perf_counter()
-        write = self.port.write32
-        for (_p, off, _pos, _ci, _w), addr in zip(self._arrays, addresses):
-            write(off, addr & 0xFFFFFFFF)
-            write(off + 4, addr >> 32)
-        for pos, offsets, enc in self._scalars:
-            for off, word in zip(offsets, enc(args[pos])):
-                write(off, word)
-        write(self._ctrl, 1)  # ap_start
+        if producer:  # started by the consumer's call (StreamedResult.launch)
+            self.stats.in_s += t1 - tg
+            self.stats.guard_s += tg - t0
+            self.stats.total_s += t1 - t0
+            return handle._complete(StreamedResult(self, args, bufs, ref))
+        self._write_arguments(args, addresses)
+        for pos in self._stream_positions:
+            handle._upstream += args[pos].launch()
         t2 = time.perf_counter()
         st = self.stats
         st.guard_s += tg - t0
@@ -319,9 +408,74 @@ class AcceleratedKernel:
         self._pending = handle
         return handle
 
+    def _write_arguments(self, args: tuple, addresses: list[int]) -> None:
+        """Buffer addresses (low word first) and scalars into their registers, then ap_start."""
+        write = self.port.write32
+        for (_p, off, _pos, _ci, _w), addr in zip(self._arrays, addresses):
+            write(off, addr & 0xFFFFFFFF)
+            write(off + 4, addr >> 32)
+        for pos, offsets, enc in self._scalars:
+            for off, word in zip(offsets, enc(args[pos])):
+                write(off, word)
+        write(self._ctrl, 1)  # ap_start
+
+    def _launch_streamed(self, token: StreamedResult) -> list[CallHandle]:
+        """Start this producer on a StreamedResult's buffers, then what streams into it."""
+        if self._pending is not None:
+            self._pending.wait()
+        h = CallHandle(self)
+        h._args, h._bufs, h._borrowed = token.args, token.bufs, [False] * len(token.bufs)
+        self._write_arguments(token.args, [int(b.device_address) for b in token.bufs])
+        h._t_started = time.perf_counter()
+        self._pending = h
+        upstream: list[CallHandle] = []
+        for pos in self._stream_positions:
+            upstream += token.args[pos].launch()
+        return [*upstream, h]
+
+    def _finish_streamed(self, h: CallHandle, timeout: float | None) -> None:
+        """Wait for a producer of a chain; its result went into the stream, so only its buffers return."""
+        t2 = time.perf_counter()
+        limit = self.runtime.timeout if timeout is None else timeout
+        try:
+            polls = 0 if h._done_seen else self.port.wait_done(limit)
+        except KernelTimeout:
+            self.stats.timeouts += 1
+            self._suspect = True
+            self._pending = None
+            self.runtime.quarantine(h._bufs, h._borrowed)
+            h._finished = True
+            raise
+        self.runtime.pool.release(h._bufs)
+        h._bufs, h._finished = [], True
+        self._pending = None
+        st = self.stats
+        st.calls += 1
+        st.streamed += 1
+        st.polls += polls
+        st.wait_s += time.perf_counter() - t2
+
+    def _materialise(self, token: StreamedResult) -> Any:
+        """A StreamedResult on the CPU: the Python function on the inputs captured in its buffers."""
+        args = list(_materialised(token.args))
+        for (p, _off, pos, copy_in, _w), b in zip(self._arrays, token.bufs):
+            if pos >= 0 and copy_in:
+                args[pos] = marshal.as_python(np.array(b.array, copy=True), p.pytype)
+        self.runtime.pool.release(token.bufs)
+        st = self.stats
+        st.fallbacks += 1
+        reason = "its consumer ran on the CPU, so the streamed result was computed here"
+        st.fallback_reasons[reason] = st.fallback_reasons.get(reason, 0) + 1
+        if self.function is None:
+            raise CallError(f"task {self.spec.task}: {reason}, but no CPU function is bound")
+        return self.function(*args)
+
     def _finish(self, handle: CallHandle, timeout: float | None) -> None:
         if handle._finished:
             return
+        for up in handle._upstream:
+            if not up._finished:
+                up._kernel._finish_streamed(up, timeout)
         t2 = time.perf_counter()
         st = self.stats
         limit = self.runtime.timeout if timeout is None else timeout

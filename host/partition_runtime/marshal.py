@@ -280,7 +280,7 @@ def kernel_guards(k: KernelSpec) -> list[tuple[int, Callable[[Any], str | None]]
 def overlap_guard(k: KernelSpec) -> Callable[[tuple], str | None] | None:
     """Arrays the kernel writes must not share memory with another array argument:
     the kernel works on copies, the Python function on the shared memory."""
-    arrays = [p for p in k.params if p.kind == "array" and p.origin == "arg"]
+    arrays = [p for p in k.params if p.kind == "array" and p.origin == "arg" and not p.stream]
     written = [p for p in arrays if p.direction != "in"]
     if not written or len(arrays) < 2:
         return None

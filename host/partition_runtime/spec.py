@@ -10,6 +10,10 @@
                       (FCLK index, relative tolerance before the runtime resets it)
     overlay           {"bit", "hwh"}: default overlay files, relative to the spec's folder
     float_tolerance   {dtype: {"rtol", "atol"}}: how --check compares floats
+    chains            (optional) AXI-Stream chains: [{"producer", "out", "consumer", "in"}] —
+                      task `producer`'s returned array `out` streams into task `consumer`'s
+                      argument `in`, so the runtime runs the producer when the consumer is
+                      called (core.StreamedResult)
     kernels           one entry per FPGA task, in task order:
 
     name              IP / C++ top function name
@@ -27,6 +31,7 @@
     returns           [["param", name] | ["scalar", dtype], ...]: the Python return value, in order
     return_tuple      whether the function returns a tuple
     ret               null, or {"dtype", "pytype"} of the scalar return (ap_return)
+                      and "stream": true for an AXI-Stream port (no register, see chains)
     regmap            the register map (partition.regmap.RegisterMap.to_json())
     predicted         the plan's figures per call (seconds): cpu_s, host_s, fpga_s, compute_s,
                       overhead_s, copy_in_s, copy_out_s, and calls (profiled call count)
@@ -98,7 +103,18 @@ class RegisterMap:
 
 
 class Param:
-    __slots__ = ("direction", "dtype", "kind", "name", "np", "origin", "position", "pytype", "shape")
+    __slots__ = (
+        "direction",
+        "dtype",
+        "kind",
+        "name",
+        "np",
+        "origin",
+        "position",
+        "pytype",
+        "shape",
+        "stream",
+    )
 
     def __init__(self, d: dict[str, Any]):
         self.name = str(d["name"])
@@ -111,6 +127,7 @@ class Param:
         origin = d.get("origin", ["arg", 0])
         self.origin = str(origin[0])
         self.position = int(origin[1])
+        self.stream = bool(d.get("stream", False))
 
     @property
     def nbytes(self) -> int:
@@ -143,6 +160,8 @@ class KernelSpec:
             self.ret_pytype = str(ret["pytype"]) if ret else None
             self.regmap = RegisterMap(d["regmap"])
             self.predicted = {str(k): v for k, v in d.get("predicted", {}).items()}
+            self.stream_to: tuple[str, str] | None = None  # (consumer task, its parameter)
+            self.stream_from: dict[str, str] = {}  # streamed parameter -> producer task
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise SpecError(f"{where}: malformed kernel entry ({type(e).__name__}: {e})") from None
         self._check(where)
@@ -163,7 +182,12 @@ class KernelSpec:
                 raise SpecError(f"{here}: parameter {p.name} comes from argument {p.position}, out of range")
             if p.origin not in ("arg", "return"):
                 raise SpecError(f"{here}: parameter {p.name} has origin {p.origin!r}")
-            if self.regmap.get(p.name) is None:
+            if p.stream:
+                if p.kind != "array" or p.direction not in ("in", "out"):
+                    raise SpecError(f"{here}: parameter {p.name} streams but is not an in or out array")
+                if self.regmap.get(p.name) is not None:
+                    raise SpecError(f"{here}: streamed parameter {p.name} has a register")
+            elif self.regmap.get(p.name) is None:
                 raise SpecError(f"{here}: parameter {p.name} has no register in the register map")
         covered = {p.position for p in self.params if p.origin == "arg"}
         for pos, name in enumerate(self.py_params):
@@ -234,6 +258,32 @@ class Spec:
         self._by_task = {k.task: k for k in self.kernels}
         if len(self._by_task) != len(self.kernels):
             raise SpecError(f"{where}: two kernels for the same task")
+        self._chains(data.get("chains", []), where)
+
+    def _chains(self, chains: Any, where: str) -> None:
+        """Link the ends of every AXI-Stream chain; every streamed parameter must be in exactly one."""
+        if not isinstance(chains, list):
+            raise SpecError(f"{where}: chains must be a list")
+        for c in chains:
+            try:
+                prod, cons = self._by_task[str(c["producer"])], self._by_task[str(c["consumer"])]
+                out = next(p for p in prod.params if p.name == str(c["out"]))
+                inp = next(p for p in cons.params if p.name == str(c["in"]))
+            except (KeyError, TypeError, StopIteration):
+                raise SpecError(f"{where}: chain {c!r} names an unknown task or parameter") from None
+            if not (out.stream and out.direction == "out" and inp.stream and inp.direction == "in"):
+                raise SpecError(f"{where}: chain {c!r} must join a streamed out-array to a streamed in-array")
+            if prod.stream_to is not None or inp.name in cons.stream_from or prod is cons:
+                raise SpecError(f"{where}: chain {c!r}: an end is in another chain already")
+            if out.dtype != inp.dtype or out.shape != inp.shape:
+                raise SpecError(f"{where}: chain {c!r}: the two arrays differ in dtype or shape")
+            prod.stream_to = (cons.task, inp.name)
+            cons.stream_from[inp.name] = prod.task
+        for k in self.kernels:
+            for p in k.params:
+                linked = k.stream_to is not None if p.direction == "out" else p.name in k.stream_from
+                if p.stream and not linked:
+                    raise SpecError(f"{where}: kernel {k.name}: streamed parameter {p.name} is in no chain")
 
     def kernel(self, task: str) -> KernelSpec:
         try:

@@ -113,6 +113,7 @@ def _kernel_entry(
                 "direction": p.direction,
                 "pytype": p.pytype,
                 "origin": list(p.origin),
+                **({"stream": True} if p.stream else {}),
             }
         )
     name = task["name"]
@@ -159,8 +160,13 @@ def host_spec(
     if app_source is not None:
         app["sha256"] = hashlib.sha256(app_source).hexdigest()
     pl_mhz = float(board.clocks["pl_mhz"])
+    chains = [
+        {"producer": c["src"], "out": c["out"], "consumer": c["dst"], "in": c["in"]}
+        for c in plan_data.get("chains", [])
+    ]
     return {
         "format": SPEC_FORMAT,
+        **({"chains": chains} if chains else {}),
         "app": app,
         "board": {"name": board.name, "part": board.part, "family": board.family, "pl_mhz": pl_mhz},
         "clock": {"pl_mhz": pl_mhz, "fclk": PL_CLOCK_INDEX, "tolerance": CLOCK_TOLERANCE},

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from partition import ir
 from partition.boards import Board
 from partition.estimate.model import Estimate
-from partition.profile.model import MAIN, Edge, Profile
-from partition.regmap import register_map
 from partition.estimate.schedule import stream_beats
 from partition.estimate.variants import Directives, estimate_variant
+from partition.profile.model import MAIN, Edge, Profile
+from partition.regmap import register_map
 from partition.solve.model import RESOURCES, ChainCost, EdgeCost, Problem, TaskCost, Variant
 
 
@@ -210,7 +210,9 @@ def chain_cost(
         out = {}
         for d in dirs:
             whole = task_figures(kernel.name, calls, 0.0, kernel, estimate_variant(kernel, board, d), board)
-            part = task_figures(kernel.name, calls, 0.0, streamed, estimate_variant(streamed, board, d), board)
+            part = task_figures(
+                kernel.name, calls, 0.0, streamed, estimate_variant(streamed, board, d), board
+            )
             out[d.name] = max(0.0, whole.fpga_s - part.fpga_s + calls * beats_s)
         return out
 

@@ -13,6 +13,9 @@ hardware behaves, independently of the runtime's own conversions:
 * computing means decoding the argument registers with numpy (pointers to device
   arrays, scalars from their bits), running the reference Python function on
   device memory, and encoding its scalar return into ap_return.
+* an AXI-Stream chain (spec "chains") is a FIFO of bytes per consumer argument: a
+  producer's streamed result goes into it, and a consumer that finds it empty keeps
+  running (not done) until the producer has computed.
 
 Only numpy and partition_runtime are needed (it also runs in the board-like venv).
 """
@@ -74,6 +77,8 @@ class FakeDevice:
     def __init__(self) -> None:
         self.buffers: dict[int, FakeBuffer] = {}
         self.next_address = BASE_ADDRESS
+        self.streams: dict[tuple[str, str], list[bytes]] = {}  # (consumer task, param) -> arrays in flight
+        self.ports: dict[str, FakePort] = {}
 
     def allocate(self, shape: tuple[int, ...], dtype: np.dtype) -> FakeBuffer:
         b = FakeBuffer(self, shape, dtype, self.next_address)
@@ -99,6 +104,7 @@ class FakePort(KernelPort):
         self.start_pending = False
         self.hang = False  # never finish (for timeouts)
         self.starts = 0
+        device.ports[spec.task] = self
 
     def write32(self, offset: int, value: int) -> None:
         assert offset % 4 == 0, offset
@@ -126,15 +132,26 @@ class FakePort(KernelPort):
             elif not self.hang:
                 self.remaining -= 1
                 if self.remaining <= 0:
-                    self._compute()
-                    self.running = False
-                    self.done_latch = True
+                    self.try_finish()
         if not self.running:
             value |= 4  # ap_idle
         if self.done_latch:
             value |= 2
             self.done_latch = False  # clear on read
         return value
+
+    def try_finish(self) -> None:
+        """Compute if every input stream holds its array (else keep running); producers stream first."""
+        for name, producer in self.spec.stream_from.items():
+            if not self.device.streams.get((self.spec.task, name)):
+                other = self.device.ports[producer]
+                if other.running and not other.start_pending and not other.hang:
+                    other.try_finish()
+                if not self.device.streams.get((self.spec.task, name)):
+                    return
+        self._compute()
+        self.running = False
+        self.done_latch = True
 
     def words(self, name: str) -> list[int]:
         reg = self.spec.regmap.by_name(name)
@@ -145,6 +162,13 @@ class FakePort(KernelPort):
         args: list[Any] = [None] * len(k.py_params)
         produced = {}
         for p in k.params:
+            if p.stream:
+                if p.direction == "in":
+                    data = self.device.streams[(k.task, p.name)].pop(0)
+                    args[p.position] = np.frombuffer(data, dtype=p.np).reshape(p.shape).copy()
+                else:
+                    produced[p.name] = None
+                continue
             w = self.words(p.name)
             if p.kind == "array":
                 address = w[0] | (w[1] << 32)
@@ -175,6 +199,9 @@ class FakePort(KernelPort):
                 reg = k.regmap.by_name("ap_return")
                 for i, word in enumerate(encode_register(item, k.ret_dtype)):
                     self.regs[reg.offset + 4 * i] = word
+            elif what in produced and produced[what] is None:  # streams into the consumer
+                item = np.asarray(item, dtype=next(p.np for p in k.params if p.name == what))
+                self.device.streams.setdefault(k.stream_to, []).append(item.tobytes())
             elif what in produced:
                 produced[what].device_copy[...] = item
 

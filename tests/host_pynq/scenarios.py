@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from fake_device import FakeBackend, decode_register
-from partition_runtime import CallError, KernelTimeout, Runtime, SpecError, load_spec
+from partition_runtime import CallError, KernelTimeout, Runtime, SpecError, StreamedResult, load_spec
 from partition_runtime.cpu_backend import CpuBackend
 
 DTYPES = [
@@ -34,8 +34,8 @@ DTYPES = [
 ]
 
 
-def _arr(name, dtype, shape, direction, origin):
-    return {
+def _arr(name, dtype, shape, direction, origin, stream=False):
+    d = {
         "name": name,
         "kind": "array",
         "dtype": dtype,
@@ -44,6 +44,9 @@ def _arr(name, dtype, shape, direction, origin):
         "pytype": "ndarray",
         "origin": list(origin),
     }
+    if stream:
+        d["stream"] = True
+    return d
 
 
 def _list(name, dtype, shape, direction, origin, pytype="list"):
@@ -77,6 +80,33 @@ def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", spe
 
 
 KERNELS: dict[str, dict[str, Any]] = {
+    # an AXI-Stream chain of three: chain_a -> chain_b -> chain_c (CHAINS)
+    "chain_a": _k(
+        ["x", "k"],
+        [
+            _arr("x", "int32", (8,), "in", ("arg", 0)),
+            _sc("k", "int32", "int", 1),
+            _arr("out_r", "int32", (8,), "out", ("return", 0), stream=True),
+        ],
+        returns=[("param", "out_r")],
+    ),
+    "chain_b": _k(
+        ["y", "k"],
+        [
+            _arr("y", "int32", (8,), "in", ("arg", 0), stream=True),
+            _sc("k", "int32", "int", 1),
+            _arr("out_r", "int32", (8,), "out", ("return", 0), stream=True),
+        ],
+        returns=[("param", "out_r")],
+    ),
+    "chain_c": _k(
+        ["y"],
+        [
+            _arr("y", "int32", (8,), "in", ("arg", 0), stream=True),
+            _arr("out_r", "int32", (8,), "out", ("return", 0)),
+        ],
+        returns=[("param", "out_r")],
+    ),
     "scale_add": _k(
         ["x", "y"],
         [
@@ -176,6 +206,24 @@ def scale_k(x, k):
     return x * k
 
 
+def chain_a(x, k):
+    return x * k
+
+
+def chain_b(y, k):
+    return y + k
+
+
+def chain_c(y):
+    return y - 1
+
+
+CHAINS = [
+    {"src": "chain_a", "out": "out_r", "dst": "chain_b", "in": "y"},
+    {"src": "chain_b", "out": "out_r", "dst": "chain_c", "in": "y"},
+]
+
+
 def axpy(y, x, a):
     y += a * x
 
@@ -205,6 +253,9 @@ def hist_list(xs, grid):
 
 
 FUNCTIONS = {
+    "chain_a": chain_a,
+    "chain_b": chain_b,
+    "chain_c": chain_c,
     "axpy": axpy,
     "scale_add": scale_add,
     "mix": mix,
@@ -596,6 +647,67 @@ def scenario_check(spec: Path) -> None:
     # the report names the figures
     text = rt.report()
     assert "stats2" in text and "all match" in text
+
+
+def scenario_chains(spec: Path) -> None:
+    """An AXI-Stream chain of three: the producers run when the last consumer is called."""
+    rt, be = runtime(spec)
+    a, b, c = rt["chain_a"], rt["chain_b"], rt["chain_c"]
+    x = np.arange(8, dtype=np.int32) - 3
+    want = chain_c(chain_b(chain_a(x, 3), 5))
+    t = a(x, 3)
+    assert isinstance(t, StreamedResult) and "streaming into chain_b" in repr(t)
+    assert be.ports["chain_a"].starts == 0  # nothing runs yet
+    x[0] = 100  # the app may change the input afterwards: the producer took a copy
+    got = c(b(t, 5))
+    assert _same(got, want), (got, want)
+    assert [be.ports[n].starts for n in ("chain_a", "chain_b", "chain_c")] == [1, 1, 1]
+    # consumer first, then its producers: every kernel is running before any is waited for
+    sa, sb, sc = (rt.kernel(n).stats for n in ("chain_a", "chain_b", "chain_c"))
+    assert (sa.calls, sa.streamed, sb.calls, sb.streamed, sc.calls, sc.streamed) == (1, 1, 1, 1, 1, 0)
+    assert sa.fallbacks == sb.fallbacks == sc.fallbacks == 0
+    assert not be.device.streams.get(("chain_b", "y")) and not be.device.streams.get(("chain_c", "y"))
+    for n in ("chain_b", "chain_c"):  # a streamed argument has no register
+        assert all(r.name != "y" for r in be.ports[n].spec.regmap.registers)
+    # twice more, so buffers are reused
+    for k in (1, 2):
+        assert _same(c(b(a(x, k), k)), chain_c(chain_b(chain_a(x, k), k)))
+    assert [be.ports[n].starts for n in ("chain_a", "chain_b", "chain_c")] == [3, 3, 3]
+    # a consumer given a plain array cannot use its kernel (its port is a stream): the CPU runs it
+    y = np.arange(8, dtype=np.int32)
+    assert _same(c(y), chain_c(y)) and sc.fallbacks == 1
+    # a consumer that falls back turns its streamed argument into an array on the CPU
+    t = a(x, 2)
+    got = b(t, 2.5)  # k must be an int: chain_b runs on the CPU, so chain_a's result is computed there
+    assert _same(got, chain_b(chain_a(x, 2), 2.5)) and sa.fallbacks == 1 and sb.fallbacks == 1
+    assert any("streamed result was computed here" in r for r in sa.fallback_reasons)
+    try:
+        c(t)
+    except CallError as e:
+        assert "used already" in str(e)
+    else:
+        raise AssertionError("a StreamedResult fed two calls")
+    # an unused streamed result gives its buffers back when dropped
+    free_before = sum(len(v) for v in rt.pool.free.values())
+    t = a(x, 1)
+    del t
+    gc.collect()
+    assert sum(len(v) for v in rt.pool.free.values()) == free_before
+    rt.close()
+    # --check compares the whole chain with the Python functions
+    rt, be = runtime(spec, check=True)
+    assert _same(rt["chain_c"](rt["chain_b"](rt["chain_a"](x, 3), 5)), chain_c(chain_b(chain_a(x, 3), 5)))
+    assert rt.mismatches == 0 and rt.kernel("chain_c").stats.checks == 1
+    rt.close()
+    rt, be = runtime(spec, check=True, models={"chain_b": lambda y, k: y + k + 1})
+    got = rt["chain_c"](rt["chain_b"](rt["chain_a"](x, 3), 5))
+    assert rt.mismatches == 1 and _same(got, chain_c(chain_b(chain_a(x, 3), 5)))
+    rt.close()
+    # on the CPU backend nothing streams
+    rt = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
+    got = rt["chain_c"](rt["chain_b"](rt["chain_a"](x, 3), 5))
+    assert type(got) is np.ndarray and _same(got, chain_c(chain_b(chain_a(x, 3), 5)))
+    assert rt.kernel("chain_b").stats.fallbacks == 0
 
 
 def scenario_cpu_backend(spec: Path) -> None:
