@@ -297,6 +297,12 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="estimate only the base implementation of each kernel (no pipeline, unroll or burst-width variants)",
     )
+    p.add_argument(
+        "--no-chains",
+        action="store_true",
+        help="never chain two kernels by AXI-Stream (by default, with --objective latency, a kernel whose "
+        "result the app hands only to the next kernel may stream it into that kernel)",
+    )
 
 
 def _app_path(app: str) -> Path:
@@ -363,6 +369,7 @@ def _options(args: argparse.Namespace):
         time_limit_s=args.time_limit,
         top_k=getattr(args, "top_k", 1),
         variants=not args.no_variants,
+        chains=not args.no_chains,
         calibrate=Path(args.calibrate) if args.calibrate else None,
     )
 

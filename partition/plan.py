@@ -30,6 +30,7 @@ from partition.estimate import calibrate
 from partition.estimate.model import Estimate
 from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
 from partition.frontend import Rejected, translate
+from partition.frontend.chains import Verdict, chainable
 from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import costs, heuristic
@@ -38,12 +39,14 @@ from partition.solve.ilp import default_solver, top_k
 from partition.solve.model import (
     OBJECTIVES,
     RESOURCES,
+    ChainCost,
     Problem,
     ScheduleTooLarge,
     Solution,
     chosen,
     evaluate,
     feasible,
+    streamed,
     throughput_entries,
 )
 
@@ -59,6 +62,10 @@ ASSUMPTIONS = {
         "time = the app's own code + each task on its side (CPU time, or the FPGA variant's compute, call "
         "overhead and copy-out over all calls) + the copies of array data into FPGA buffers",
         _IN_DDR,
+        'an AXI-Stream chain (plan "chains") streams a kernel\'s result straight into the next kernel, '
+        "both running at once: each end saves its DDR store or load, its buffer's cache maintenance and "
+        "pointer registers, and the stream's 64-bit beats count once; offered only where the app's "
+        "source hands that result to the consumer and to nothing else",
     ],
     "makespan": [
         "one run of the app; the runtime starts a kernel without waiting and waits only where a result "
@@ -96,6 +103,7 @@ class Options:
     top_k: int = 1
     variants: bool = True  # estimate implementation variants (False: the base one only)
     calibrate: Path | None = None
+    chains: bool = True  # offer AXI-Stream chains where the app allows them (latency objective)
 
 
 @dataclass
@@ -142,6 +150,8 @@ class Prepared:
     problem: Problem
     pins: dict[str, str]
     calibrated: int = 0  # measurements applied
+    # FPGA -> FPGA array edges considered for an AXI-Stream chain: (src, dst) -> Verdict
+    chain_verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
 
     @property
     def base_estimates(self) -> dict[str, Estimate]:
@@ -244,7 +254,54 @@ def prepare(
     problem.cpu_cores = cores_for(board, opts)
     if opts.objective != "latency" and problem.base_s < 0:
         problem.base_s = 0.0  # nested tasks: their inclusive times overlap and already hold it all
-    return Prepared(board, scaling, kernels, rejected, variants, figures, problem, pins, calibrated)
+    verdicts: dict[tuple[str, str], Verdict] = {}
+    if opts.chains and opts.objective == "latency":
+        problem.chains, verdicts = _chains(profile, app_dir, kernels, variants, board)
+    return Prepared(board, scaling, kernels, rejected, variants, figures, problem, pins, calibrated, verdicts)
+
+
+def _chains(
+    profile: Profile,
+    app_dir: Path,
+    kernels: dict[str, ir.Kernel],
+    variants: dict[str, list[KernelVariant]],
+    board: Board,
+) -> tuple[list[ChainCost], dict[tuple[str, str], Verdict]]:
+    """The AXI-Stream chains the app allows between two kernels, with their costs.
+
+    Only the latency model takes chains (model.py): it charges each kernel its
+    own time, so a chain's saving is a sum of per-end shares."""
+    verdicts: dict[tuple[str, str], Verdict] = {}
+    out: list[ChainCost] = []
+    for e in sorted(profile.edges, key=lambda e: (e.src, e.dst, e.what)):
+        key = (e.src, e.dst)
+        if (
+            e.src not in kernels
+            or e.dst not in kernels
+            or e.src == e.dst
+            or not e.direct_bytes
+            or key in verdicts
+        ):
+            continue
+        v = chainable(profile, app_dir, e.src, e.dst)
+        if v.ok:
+            try:
+                dirs = tuple([kv.directives for kv in variants[n]] for n in key)
+                cost = costs.chain_cost(
+                    e.src,
+                    e.dst,
+                    (kernels[e.src], kernels[e.dst]),
+                    v.sites[0].param,
+                    dirs,  # type: ignore[arg-type]
+                    profile.functions[e.src].calls,
+                    board,
+                )
+            except (ValueError, PartitionError) as err:
+                v = Verdict((), f"{e.src} -> {e.dst}: {err}")
+            else:
+                out.append(cost)
+        verdicts[key] = v
+    return out, verdicts
 
 
 def _available(board: Board) -> dict[str, float]:
@@ -288,15 +345,16 @@ def make_plan(
     prep = prepared or prepare(profile, app_dir, board, opts)
     sols = solve_prepared(prep, opts)
     data = _plan_data(profile, board, opts, prep, sols)
+    kernels = streamed_kernels(data, prep.kernels)
     rtl: dict[str, RtlKernel] = {}
     for t in data["tasks"]:
         if t["placement"] != "fpga":
             continue
         d = chosen_directives(t)
-        t["rtl"], built = build_rtl(prep.kernels[t["name"]], board, Directives.from_json(d) if d else None)
+        t["rtl"], built = build_rtl(kernels[t["name"]], board, Directives.from_json(d) if d else None)
         if built is not None:
             rtl[t["name"]] = built
-    return Plan(data, prep.kernels, prep.base_estimates, prep.rejected, rtl, prep)
+    return Plan(data, kernels, prep.base_estimates, prep.rejected, rtl, prep)
 
 
 def build_rtl(
@@ -631,12 +689,46 @@ def _plan_data(
         "solver": solver,
         "main": MAIN,
     }
+    data["chains"] = _chain_entries(prep, solution)
     if opts.objective != "latency":
         data["predicted"]["unit"] = "per frame" if opts.objective == "throughput" else "one run"
         data["schedule"] = _schedule(problem, solution)
     if len(sols) > 1 or opts.top_k > 1:
         data["alternatives"] = [_alternative(problem, s, k + 2, all_cpu) for k, s in enumerate(sols[1:])]
     return data
+
+
+def _chain_entries(prep: Prepared, solution: Solution) -> list[dict[str, Any]]:
+    """plan.json "chains": the AXI-Stream chains the solution uses, ends named as in the kernels."""
+    problem = prep.problem
+    ch = chosen(problem, solution.assignment, solution.variant)
+    out = []
+    for c in streamed(problem, ch):
+        v = prep.chain_verdicts[(c.src, c.dst)]
+        param = v.sites[0].param
+        out_port, in_port = costs.stream_ends(prep.kernels[c.src], prep.kernels[c.dst], param)
+        out.append(
+            {
+                "src": c.src,
+                "dst": c.dst,
+                "param": param,
+                "out": out_port,
+                "in": in_port,
+                "saving_s": c.saving(ch[c.src].name, ch[c.dst].name),
+                "stream_s": c.stream_s,
+                "sites": [{"line": s.line, "form": s.form} for s in v.sites],
+            }
+        )
+    return out
+
+
+def streamed_kernels(data: dict[str, Any], kernels: dict[str, ir.Kernel]) -> dict[str, ir.Kernel]:
+    """The kernels as built: the ends of the plan's chains with their streamed arrays marked."""
+    ports: dict[str, list[str]] = {}
+    for c in data.get("chains", []):
+        ports.setdefault(c["src"], []).append(c["out"])
+        ports.setdefault(c["dst"], []).append(c["in"])
+    return {n: ir.with_streams(k, ports[n]) if n in ports else k for n, k in kernels.items()}
 
 
 # ----------------------------------------------------------------------------- sweep
@@ -794,6 +886,18 @@ def explain_task(plan: Plan, name: str) -> dict[str, Any]:
                 there = e.cost(xs, 1 - xd)
             moved.append({"src": e.src, "dst": e.dst, "now_s": here, "moved_s": there})
         out["transfers"] = moved
+        used = {(c["src"], c["dst"]): c for c in data.get("chains", [])}
+        out["chains"] = [
+            {
+                "src": a,
+                "dst": b,
+                "used": (a, b) in used,
+                "saving_s": used[(a, b)]["saving_s"] if (a, b) in used else 0.0,
+                "reason": v.reason,
+            }
+            for (a, b), v in sorted(prep.chain_verdicts.items())
+            if name in (a, b)
+        ]
     return out
 
 

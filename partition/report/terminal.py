@@ -98,6 +98,11 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
             f"  {row['name']:<6} {row['used']:>9,.0f} / {row['available']:>9,.0f}  {bar(row['frac'])} "
             f"{row['frac']:>4.0%}  (budget {row['budget']:,.0f})"
         )
+    for c in data.get("chains", []):
+        lines.append(
+            f"AXI-Stream chain: {c['src']} -> {c['dst']} (argument {c['param']}): saves {fmt_s(c['saving_s'])} "
+            f"over all calls (stream {fmt_s(c['stream_s'])})"
+        )
     p = data["predicted"]
     lines.append("")
     speed = p["speedup"]
@@ -243,6 +248,16 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
             limits.append("over the budget alone: " + ", ".join(r.upper() for r in v["over_budget"]))
         if limits:
             lines.append("       limited by: " + "; ".join(limits))
+    for c in info.get("chains", []):
+        if c["used"]:
+            lines.append(f"  AXI-Stream chain {c['src']} -> {c['dst']}: used, saves {fmt_s(c['saving_s'])}")
+        elif c["reason"]:
+            lines.append(f"  AXI-Stream chain {c['src']} -> {c['dst']}: not possible: {c['reason']}")
+        else:
+            lines.append(
+                f"  AXI-Stream chain {c['src']} -> {c['dst']}: possible, not used (both ends must be on the "
+                "FPGA and the stream must save time)"
+            )
     moves = info.get("transfers") or []
     if moves:
         lines.append("  transfers (copies into FPGA buffers), now -> if it moved to the other side:")

@@ -4,8 +4,8 @@
 kernel with built-in RTL side by side — with Verilator, runs the app through
 `host/run_app.py`'s machinery with the runtime's `sim` backend inside a cocotb test
 (`tests/cosim_tb.py`), and compares the app's output with a plain run of the app on the
-CPU. Kernels without built-in RTL (floating point) run on the CPU in co-simulation; the
-result says which. The result lands in DIR/results/cosim.json.
+CPU. Kernels without built-in RTL (floating point, or the ends of an AXI-Stream chain) run
+on the CPU in co-simulation; the result says which. The result lands in DIR/results/cosim.json.
 """
 
 from __future__ import annotations
@@ -68,6 +68,9 @@ def cosim(
     run_dir.mkdir(parents=True, exist_ok=True)
     # the spec the simulated runtime uses: the kernels that exist in the simulation
     sim_spec = dict(spec, kernels=[k for k in spec["kernels"] if k["name"] in built])
+    tasks = {k["task"] for k in sim_spec["kernels"]}
+    if "chains" in spec:  # chained kernels have no built-in RTL: they run on the CPU here
+        sim_spec["chains"] = [c for c in spec["chains"] if {c["producer"], c["consumer"]} <= tasks]
     sim_spec_path = tree / "host" / "cosim" / spec_path.name
     sim_spec_path.parent.mkdir(parents=True, exist_ok=True)
     sim_spec_path.write_text(json.dumps(sim_spec, indent=1, sort_keys=True) + "\n")

@@ -1,0 +1,148 @@
+"""AXI-Stream chains through the whole plan: choice, build tree, C simulation, the app on a fake board."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from partition.boards import load_board
+from partition.codegen.tree import build_tree
+from partition.fsutil import write_tree
+from partition.plan import Options, explain_task, make_plan
+from partition.profile import run_profile
+from partition.report.terminal import explain_text
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT / "host", ROOT / "tests" / "host_pynq"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from fake_device import FakeBackend  # noqa: E402
+from partition_runtime.app import main as run_app_main  # noqa: E402
+
+APP = """\
+import numpy as np
+
+
+def scale(x: np.ndarray, k: int) -> np.ndarray:
+    out = np.zeros(x.shape[0], dtype=np.int16)
+    for i in range(x.shape[0]):
+        out[i] = x[i] * k
+    return out
+
+
+def offset(y: np.ndarray, c: int) -> np.ndarray:
+    out = np.zeros(y.shape[0], dtype=np.int32)
+    for i in range(y.shape[0]):
+        out[i] = (y[i] + c) // 3
+    return out
+
+
+def main() -> None:
+    x = (np.arange(1001) * 37 % 2001 - 1000).astype(np.int16)  # odd size, negatives, int16 wrap
+    total = 0
+    for r in range(3):
+        s = scale(x, 40 + r)
+        x[0] = r  # the input changes after the call: the streamed producer must not see it
+        total += int(offset(s, r - 1).sum())
+    {extra}
+    print(total)
+
+
+main()
+"""
+
+
+def _plan(tmp: Path, extra: str = "", **opts):
+    app = tmp / "app.py"
+    app.write_text(APP.replace("{extra}", extra or "pass"))
+    prof = run_profile(app, [], cwd=tmp, baseline=False, replay=False)
+    board = load_board("pynq-z2")
+    plan = make_plan(prof, tmp, board, Options(**opts))
+    return app, prof, board, plan
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("chain")
+    app, prof, board, plan = _plan(tmp)
+    files, executable = build_tree(plan, prof, board, app.read_bytes())
+    write_tree(tmp / "tree", files, executable)
+    return tmp, app, prof, board, plan, files
+
+
+def test_the_plan_chains_the_producer_into_its_consumer(chained):
+    _tmp, _app, _prof, _board, plan, files = chained
+    assert plan.fpga_tasks == ["offset", "scale"]
+    (c,) = plan.data["chains"]
+    assert (c["src"], c["dst"], c["param"], c["out"], c["in"]) == ("scale", "offset", "y", "out_r", "y")
+    assert c["sites"] == [{"line": 22, "form": "named"}] and c["saving_s"] > c["stream_s"] > 0
+    # the kernels as built: an AXI-Stream port each, no register for it, no built-in RTL
+    assert "hls::stream<uint64_t>& out_r" in files["hls/scale/scale.h"].decode()
+    assert "#pragma HLS INTERFACE mode=axis port=y" in files["hls/offset/offset.cpp"].decode()
+    spec = json.loads(files["host/app_kernels.json"])
+    assert spec["chains"] == [{"producer": "scale", "out": "out_r", "consumer": "offset", "in": "y"}]
+    regs = {k["task"]: [r["name"] for r in k["regmap"]["registers"]] for k in spec["kernels"]}
+    assert regs == {"offset": ["c", "out_r"], "scale": ["x", "k"]}
+    for t in plan.data["tasks"]:
+        if t["placement"] == "fpga":
+            assert t["rtl"]["status"] == "unsupported" and "AXI-Stream" in t["rtl"]["reason"]
+    assert not any(f.startswith("rtl/") for f in files)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_both_chained_kernels_pass_c_simulation(chained):
+    tmp = chained[0]
+    r = subprocess.run(["make", "-C", str(tmp / "tree"), "csim"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "scale csim: PASS" in r.stdout and "offset csim: PASS" in r.stdout
+
+
+def test_the_unchanged_app_runs_the_chain_on_a_fake_board(chained):
+    tmp, app, *_ = chained
+    plain = subprocess.run([sys.executable, str(app)], capture_output=True, text=True, timeout=120, cwd=tmp)
+    spec_mod = importlib.util.spec_from_file_location("chain_app_models", app)
+    mod = importlib.util.module_from_spec(spec_mod)
+    with contextlib.redirect_stdout(io.StringIO()):
+        spec_mod.loader.exec_module(mod)  # type: ignore[union-attr]
+    backend = FakeBackend({"scale": mod.scale, "offset": mod.offset})
+    out, stats = io.StringIO(), tmp / "stats.json"
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = run_app_main(
+            ["--quiet", "--stats", str(stats)], tmp / "tree/host/app_kernels.json", app, backend
+        )
+    assert code == 0 and out.getvalue() == plain.stdout
+    tasks = json.loads(stats.read_text())["tasks"]
+    assert tasks["scale"]["streamed"] == 3 and tasks["scale"]["fallbacks"] == 0
+    assert tasks["offset"]["calls"] == 3 and tasks["offset"]["fallbacks"] == 0
+    assert backend.ports["scale"].starts == backend.ports["offset"].starts == 3
+
+
+def test_no_chains_without_the_option_or_beyond_latency(tmp_path):
+    _app, _prof, _board, plan = _plan(tmp_path, chains=False)
+    assert plan.data["chains"] == []
+    assert all(t["rtl"]["status"] == "built" for t in plan.data["tasks"] if t["placement"] == "fpga")
+    _app, _prof, _board, plan = _plan(tmp_path, objective="makespan")
+    assert plan.data["chains"] == []
+
+
+@pytest.mark.parametrize(
+    "extra, why",
+    [
+        ("print(int(s[0]))", "app.py:22: s is used 2 times"),  # the source reads the result again
+        ("print(int(scale(x, 2)[0]))", "the results of scale do not all go to offset"),  # the profile sees it
+    ],
+)
+def test_a_result_the_app_also_reads_is_not_streamed(tmp_path, extra, why):
+    _app, _prof, _board, plan = _plan(tmp_path, extra=extra)
+    assert plan.data["chains"] == []
+    text = explain_text(explain_task(plan, "scale"), plan.data)
+    assert f"AXI-Stream chain scale -> offset: not possible: {why}" in text
