@@ -96,6 +96,9 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
         if t["placement"] == "fpga":
             assert t["rtl"]["status"] == "unsupported" and "AXI-Stream" in t["rtl"]["reason"]
     assert not any(f.startswith("rtl/") for f in files)
+    # the reports name the chain and what it saves
+    assert "| `scale` | `offset` | `y` |" in files["report.md"].decode()
+    assert 'data-path="plan.chains.0.saving_s"' in files["report.html"].decode()
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
