@@ -207,6 +207,7 @@ def generate_host(
         "accel_module": f"{stem}_accel",
         "tasks": [k["task"] for k in spec["kernels"]],
         "kernels": spec["kernels"],
+        "chains": spec.get("chains", []),
         "board": board.name,
         "pl_mhz": f"{float(board.clocks['pl_mhz']):g}",
         "bench_source": "partition/profile/bench.py",
