@@ -66,6 +66,10 @@ def format_report(rt: Runtime) -> str:
                 f"registers {fmt_s(st.regs_s / n)}, "
                 f"wait {fmt_s(st.wait_s / n)} ({st.polls / n:.1f} polls), copy-out {fmt_s(st.out_s / n)}"
             )
+        if st.streamed and k.spec.stream_to is not None:
+            notes.append(
+                f"{task}: {st.streamed} call(s) streamed their result into {k.spec.stream_to[0]} (AXI-Stream chain)"
+            )
         for reason, count in sorted(st.fallback_reasons.items()):
             notes.append(f"{task}: {count} call(s) on the CPU: {reason}")
         if st.checks:

@@ -666,6 +666,7 @@ def scenario_chains(spec: Path) -> None:
     sa, sb, sc = (rt.kernel(n).stats for n in ("chain_a", "chain_b", "chain_c"))
     assert (sa.calls, sa.streamed, sb.calls, sb.streamed, sc.calls, sc.streamed) == (1, 1, 1, 1, 1, 0)
     assert sa.fallbacks == sb.fallbacks == sc.fallbacks == 0
+    assert "chain_a: 1 call(s) streamed their result into chain_b (AXI-Stream chain)" in rt.report()
     assert not be.device.streams.get(("chain_b", "y")) and not be.device.streams.get(("chain_c", "y"))
     for n in ("chain_b", "chain_c"):  # a streamed argument has no register
         assert all(r.name != "y" for r in be.ports[n].spec.regmap.registers)
