@@ -420,3 +420,24 @@ def test_same_problem_same_choice():
 
 def test_board_budget_unchanged():
     assert board_budget(0.8)["lut"] == pytest.approx(42_560.0)
+
+
+def test_a_chain_can_be_what_makes_two_kernels_worth_it():
+    """Alone each kernel is slower than the CPU; streamed into each other they win."""
+    from partition.solve.model import ChainCost
+
+    tasks = [
+        TaskCost("u", 1.0, variants=[Variant("a", 1.05, {"lut": 10.0}), Variant("b", 1.2, {"lut": 5.0})]),
+        TaskCost("v", 1.0, variants=[Variant("a", 1.05, {"lut": 10.0})]),
+    ]
+    p = Problem(
+        tasks, [], board_budget(), chains=[ChainCost("u", "v", {"a": 0.2, "b": 0.5}, {"a": 0.2}, 0.01)]
+    )
+    for solver in available_solvers():
+        if solver == "cpsat":
+            continue
+        got = solve(p, solver=solver)
+        assert got.assignment == {"u": 1, "v": 1} and got.variant == {"u": "b", "v": "a"}, solver
+        assert close(got.objective_s, 1.2 + 1.05 - (0.5 + 0.2 - 0.01))
+    p.chains = []
+    assert solve(p).assignment == {"u": 0, "v": 0}
