@@ -126,6 +126,11 @@ class Plan:
         t = next((t for t in self.data["tasks"] if t["name"] == task), None)
         return None if t is None else chosen_directives(t)
 
+    def bus_bits(self, task: str, board: Board) -> int:
+        """The m_axi width of the variant the plan chose for `task` (the board's for base)."""
+        d = self.directives(task)
+        return (Directives.from_json(d) if d else Directives(BASE)).bus(board)
+
 
 def chosen_directives(task: dict[str, Any]) -> dict[str, Any] | None:
     """The directives (JSON) of the variant a plan.json task chose; None for base or none."""

@@ -16,7 +16,6 @@ from partition.codegen import render
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
 from partition.codegen.host import executables, generate_host
 from partition.codegen.vivado import VivadoKernel, generate_vivado
-from partition.estimate.variants import BASE, Directives
 from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
@@ -72,7 +71,7 @@ def build_tree(
             clock_mhz=float(board.clocks["pl_mhz"]),
             include_rel="../include",
             directives=chosen,
-            bus_bits=(Directives.from_json(chosen) if chosen else Directives(BASE)).bus(board),
+            bus_bits=plan.bus_bits(name, board),
         )
         for rel, data in hls_files.items():
             files[f"hls/{k.name}/{rel}"] = data
