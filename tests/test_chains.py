@@ -59,12 +59,20 @@ def test_chain_sites_the_app_allows(body, param, form):
         ("return v(1, 2)\n", "not called there"),
         ("a = v(u(x), 1)\nb = v(1, u(x))\n", "different parameters"),
         ("t = u(x)\nreturn v(t, u(x).sum())\n", "neither passed straight"),
+        ("t = u(x)\ndef f():\n    return t\nv(t, 1)\nreturn f()\n", "used 2 times"),  # a closure reads it
+        ("t = u(x)\nv(t, 1)\nreturn locals()\n", "calls locals"),
+        ("return v(u(x), eval('1'))\n", "calls eval"),
     ],
 )
 def test_chain_sites_the_app_forbids(body, why):
     v = verdict(body)
     assert not v.ok
     assert why in v.reason, v.reason
+
+
+def test_a_module_level_result_read_by_a_function_is_not_a_chain():
+    mod = ast.parse("t = u(x)\ndef peek():\n    return t\nr = v(t, 1)\n")
+    assert "used 2 times" in chain_sites(mod, "u", "v", PARAMS, "app.py").reason
 
 
 def test_a_module_level_rebinding_of_the_consumer_is_not_a_chain():

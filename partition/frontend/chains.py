@@ -36,6 +36,7 @@ from partition.profile.model import MAIN, Profile
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_INTROSPECTION = frozenset({"locals", "vars", "eval", "exec", "globals"})
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,11 @@ def chain_sites(
     for name in (producer, consumer):
         if name in local_names:
             return Verdict((), f"{where}: {name} is a local name of the caller, not the module's function")
+    hidden = sorted(
+        {n.func.id for n in ast.walk(caller) if isinstance(n, ast.Call) and _called(n) in _INTROSPECTION}
+    )
+    if hidden:
+        return Verdict((), f"{where}: the caller calls {', '.join(hidden)}, which can read any local name")
     sites: list[Site] = []
     for node in body_scope:
         if not (isinstance(node, ast.Call) and _called(node) == producer):
@@ -141,7 +147,13 @@ def _named(
     ]
     if stores != [assign.targets[0]]:
         return None, f"{name} is assigned or deleted elsewhere in the caller"
-    loads = [n for n in scope if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    # every read counts, in nested functions and classes too: they may see the name as a closure
+    # variable (or, at module level, as a global)
+    loads = [
+        n
+        for n in ast.walk(caller)
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
     if len(loads) != 1:
         return None, f"{name} is used {len(loads)} times (a chain needs exactly one use, by the consumer)"
     use = loads[0]
