@@ -21,17 +21,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _hls_ip(tree: Path) -> list[str]:
-    """Stand-in Vitis HLS exports for every FPGA kernel of the tree; the kernels' names."""
-    data = json.loads((tree / "plan.json").read_text())
+    """Stand-in Vitis HLS exports for every FPGA kernel of the tree; the kernels' names.
+
+    Each export has the kernel's interfaces as the host spec (host/<app>_kernels.json) lists
+    its parameters: an AXI-Stream port per streamed array, m_axi_gmem only when some array is
+    not streamed."""
+    (spec_file,) = (tree / "host").glob("*_kernels.json")
     names = []
-    for t in data["tasks"]:
-        if t["placement"] != "fpga":
-            continue
-        k = t["kernel"]
-        size = json.loads(next((tree / "rtl" / k).glob("*_regmap.json")).read_text())["size"]
-        ip_dir = tree / "hls" / k / "prj" / "sol1" / "impl" / "ip"
-        subprocess.run(["tclsh", str(STANDIN), "-export-hls-ip", str(ip_dir), k, str(size)], check=True)
-        names.append(k)
+    for k in json.loads(spec_file.read_text())["kernels"]:
+        arrays = [p for p in k["params"] if p["kind"] == "array"]
+        extra = [f"{p['name']}:{p['direction']}" for p in arrays if p.get("stream")]
+        if all(p.get("stream") for p in arrays):  # Vitis HLS makes no m_axi_gmem without a DDR array
+            extra.insert(0, "-no-gmem")
+        ip_dir = tree / "hls" / k["name"] / "prj" / "sol1" / "impl" / "ip"
+        size = str(k["regmap"]["size"])
+        subprocess.run(
+            ["tclsh", str(STANDIN), "-export-hls-ip", str(ip_dir), k["name"], size, *extra], check=True
+        )
+        names.append(k["name"])
     return names
 
 

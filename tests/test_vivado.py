@@ -4,8 +4,9 @@ The generated TCL runs under tests/vivado_standin/standin.tcl (tclsh): a recordi
 stand-in for every Vivado command the scripts use, which models the IP types, their pins,
 interfaces, address spaces and segments, the nets and the address map, and fails on what
 Vivado would refuse or what would make a broken overlay. Every board and 1-3 kernels must
-pass, from Vitis HLS IP and from the packaged built-in RTL; deliberately broken scripts must
-fail with the message that names the fault; `make bitstream` without Vivado must stop with
+pass, from Vitis HLS IP and from the packaged built-in RTL, and so must kernels chained by
+AXI-Stream (with and without m_axi_gmem, from Vitis HLS IP only); deliberately broken scripts
+must fail with the message that names the fault; `make bitstream` without Vivado must stop with
 exit status 2 and say which tool is missing, and with stand-ins for vivado and vitis_hls on
 PATH it must leave host/overlay/<app>.bit and .hwh.
 """
@@ -98,13 +99,14 @@ def write_tree(
     hls: bool = True,
     rtl: bool = True,
     app: str = APP,
+    chains: tuple[tuple[str, str, str, str], ...] = (),
 ) -> Path:
     """A build tree with the vivado/ scripts, the kernels' Verilog and their exported HLS IP."""
-    for rel, data in generate_vivado(app, kernels, board).items():
+    for rel, data in generate_vivado(app, kernels, board, chains).items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(data)
     for k in kernels:
-        if rtl:
+        if rtl and k.rtl_files:
             for rel, text in kernel_verilog(k).items():
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (root / rel).write_text(text)
@@ -115,8 +117,9 @@ def write_tree(
 
 def export_hls_ip(root: Path, k: VivadoKernel) -> None:
     ip_dir = root / "hls" / k.name / "prj" / "sol1" / "impl" / "ip"
+    extra = ([] if k.gmem else ["-no-gmem"]) + [f"{port}:{d}" for port, d in sorted(k.streams.items())]
     subprocess.run(
-        ["tclsh", str(STANDIN), "-export-hls-ip", str(ip_dir), k.name, str(k.regmap.size)], check=True
+        ["tclsh", str(STANDIN), "-export-hls-ip", str(ip_dir), k.name, str(k.regmap.size), *extra], check=True
     )
 
 
@@ -768,6 +771,192 @@ def test_every_board_is_covered():
 def test_bad_input_is_a_partition_error(app, kernels, message):
     with pytest.raises(PartitionError, match=message):
         generate_vivado(app, kernels, load_board("pynq-z2"))
+
+
+# ------------------------------------------------------------------------------ AXI-Stream chains
+
+
+def chained_kernels() -> tuple[list[VivadoKernel], tuple[tuple[str, str, str, str], ...]]:
+    """src -> mid -> dst chained (mid streams both arrays: no m_axi_gmem), plus an ordinary fir."""
+    kernels = [
+        VivadoKernel("src", regmap("src", [("a", 64, "pointer", "int32")]), [], {"y": "out"}),
+        VivadoKernel(
+            "mid", regmap("mid", [("n", 32, "scalar", "int32")]), [], {"x": "in", "out_r": "out"}, False
+        ),
+        VivadoKernel("dst", regmap("dst", [("z", 64, "pointer", "int32")]), [], {"x": "in"}),
+        *make_kernels(1),
+    ]
+    return kernels, (("src", "y", "mid", "x"), ("mid", "out_r", "dst", "x"))
+
+
+def all_streamed_kernels() -> tuple[list[VivadoKernel], tuple[tuple[str, str, str, str], ...]]:
+    """Two kernels whose only arrays are the stream between them: no m_axi_gmem anywhere."""
+    kernels = [
+        VivadoKernel("src", regmap("src", [("n", 32, "scalar", "int32")]), [], {"y": "out"}, False),
+        VivadoKernel("dst", regmap("dst", []), [], {"x": "in"}, False),
+    ]
+    return kernels, (("src", "y", "dst", "x"),)
+
+
+def build_chained(tmp_path: Path, board: Board, plan) -> tuple[Path, list[VivadoKernel], list[list[str]]]:
+    """The stand-in's report of building `plan()` (kernels, chains) from Vitis HLS IP on `board`."""
+    kernels, chains = plan()
+    root = write_tree(tmp_path, kernels, board, rtl=False, chains=chains)
+    ok(build(root, board))
+    return root, kernels, report(root)
+
+
+@pytest.mark.parametrize("board_name", ["pynq-z2", "kv260"])
+def test_chained_kernels_build(tmp_path, board_name):
+    board = load_board(board_name)
+    root, kernels, rows = build_chained(tmp_path, board, chained_kernels)
+    intf = {(r[1], r[2]) for r in rows if r[0] == "intf"}  # each pair in string order
+    assert {("/dst_0/x", "/mid_0/out_r"), ("/mid_0/x", "/src_0/y")} <= intf
+    # the SmartConnect has one slave per kernel with m_axi_gmem, in their own numbering
+    assert ["prop", "axi_mem", "NUM_SI", "3"] in rows
+    assert {(a, b) for a, b in intf if "axi_mem/S" in a + b} == {
+        ("/axi_mem/S00_AXI", "/dst_0/m_axi_gmem"),
+        ("/axi_mem/S01_AXI", "/fir_0/m_axi_gmem"),
+        ("/axi_mem/S02_AXI", "/src_0/m_axi_gmem"),
+    }
+    # DDR addresses for exactly the kernels with m_axi_gmem; control addresses for all four
+    spaces = {r[1] for r in rows if r[0] == "addr"}
+    ps = "processing_system7_0" if board.ps == "ps7" else "zynq_ultra_ps_e_0"
+    assert spaces == {f"/{ps}/Data"} | {f"/{kernel_cell(k)}/Data_m_axi_gmem" for k in ("dst", "fir", "src")}
+    segs = {r[2] for r in rows if r[0] == "addr" and r[1] == f"/{ps}/Data"}
+    assert {f"/{kernel_cell(k.name)}/s_axi_control/Reg" for k in kernels} <= segs
+    text = (root / BD).read_text()
+    assert "mid_0/out_r -> dst_0/x" in text and "no clock converter" in text
+
+
+@pytest.mark.parametrize("board_name", ["pynq-z2", "kv260"])
+def test_all_streamed_design_builds_without_smartconnect(tmp_path, board_name):
+    board = load_board(board_name)
+    _, _, rows = build_chained(tmp_path, board, all_streamed_kernels)
+    assert ["intf", "/dst_0/x", "/src_0/y"] in rows
+    cells = {r[1] for r in rows if r[0] == "cell"}
+    assert "axi_mem" not in cells
+    assert not [r for r in rows if r[0] == "addr" and "m_axi_gmem" in r[1]]
+    props = {(r[1], r[2]): r[3] for r in rows if r[0] == "prop"}
+    if board.ps == "ps7":
+        assert props[("processing_system7_0", "PCW_USE_S_AXI_HP0")] == "0"
+    else:
+        assert props[("zynq_ultra_ps_e_0", "PSU__USE__S_AXI_GP2")] == "0"
+
+
+def test_all_streamed_design_with_hp_port_left_on_fails(tmp_path):
+    """Why HP0 is disabled without kernel masters: an enabled, open PS slave fails validation."""
+    board = load_board("pynq-z2")
+    kernels, chains = all_streamed_kernels()
+    root = write_tree(tmp_path, kernels, board, rtl=False, chains=chains)
+    mutate(root, BD, "CONFIG.PCW_USE_S_AXI_HP0 {0}", "CONFIG.PCW_USE_S_AXI_HP0 {1}")
+    out = failed(build(root, board), r"clk input /processing_system7_0/S_AXI_HP0_ACLK is not connected")
+    assert "interface /processing_system7_0/S_AXI_HP0 (Slave aximm) is not connected" in out
+
+
+def test_open_axis_port_fails(tmp_path):
+    board = load_board("pynq-z2")
+    kernels, chains = chained_kernels()
+    root = write_tree(tmp_path, kernels, board, rtl=False, chains=chains)
+    drop_lines(root, BD, r"connect_bd_intf_net .*mid_0/out_r")
+    out = failed(
+        build(root, board),
+        r"AXI-Stream interface /dst_0/x \(Slave axis\) is not connected: Vivado would tie its TVALID",
+    )
+    assert "AXI-Stream interface /mid_0/out_r (Master axis) is not connected" in out
+
+
+def test_axis_to_aximm_fails(tmp_path):
+    board = load_board("kv260")
+    kernels, chains = chained_kernels()
+    root = write_tree(tmp_path, kernels, board, rtl=False, chains=chains)
+    mutate(root, BD, "[get_bd_intf_pins dst_0/x]", "[get_bd_intf_pins axi_mem/S03_AXI]")
+    mutate(root, BD, "CONFIG.NUM_SI {3}", "CONFIG.NUM_SI {4}")
+    failed(
+        build(root, board),
+        r"/mid_0/out_r \(axis\) and /axi_mem/S03_AXI \(aximm\) are different interface types",
+    )
+
+
+def test_axis_master_to_master_fails(tmp_path):
+    board = load_board("pynq-z2")
+    kernels, chains = chained_kernels()
+    root = write_tree(tmp_path, kernels, board, rtl=False, chains=chains)
+    mutate(
+        root,
+        BD,
+        "[get_bd_intf_pins mid_0/out_r] [get_bd_intf_pins dst_0/x]",
+        "[get_bd_intf_pins mid_0/out_r] [get_bd_intf_pins src_0/y]",
+    )
+    failed(build(root, board), r"/mid_0/out_r and /src_0/y are both Master interfaces")
+
+
+def test_exported_axis_ports(tmp_path):
+    kernels, _ = chained_kernels()
+    export_hls_ip(tmp_path, kernels[1])
+    xml = (tmp_path / "hls" / "mid" / "prj" / "sol1" / "impl" / "ip" / "component.xml").read_text()
+    assert "m_axi_gmem" not in xml and 'spirit:name="axis_rtl"' in xml
+    assert "<spirit:value>s_axi_control:out_r:x</spirit:value>" in xml
+    for port in ("x_TDATA", "x_TVALID", "x_TREADY", "out_r_TDATA", "out_r_TVALID", "out_r_TREADY"):
+        assert f"<spirit:name>{port}</spirit:name>" in xml
+    assert re.search(r"<spirit:name>x_TDATA</spirit:name>\s*<spirit:wire>\s*<spirit:direction>in</spirit:direction>\s*"
+                     r"<spirit:vector>\s*<spirit:left spirit:format=\"long\">63</spirit:left>", xml)  # fmt: skip
+    assert re.search(r"<spirit:name>out_r_TREADY</spirit:name>\s*<spirit:wire>\s*<spirit:direction>in<", xml)
+
+
+def test_chained_kernels_refuse_builtin_rtl(tmp_path):
+    board = load_board("pynq-z2")
+    kernels, chains = chained_kernels()
+    root = write_tree(tmp_path, kernels, board, hls=False, chains=chains)
+    message = r"kernels dst, mid, src are in an AXI-Stream chain, .*chained kernels need the Vitis HLS IP.*`make bitstream`"
+    failed(run_standin(root, PKG), message)
+    assert not (root / "vivado" / "ip_repo" / "fir").exists()  # refused before packaging anything
+    failed(build(root, board, builtin=True), message)
+    kernels, chains = all_streamed_kernels()
+    root = write_tree(tmp_path / "all_streamed", kernels, board, hls=False, chains=chains)
+    failed(run_standin(root, PKG), r"kernels dst, src are in an AXI-Stream chain")
+
+
+def test_chain_output_is_deterministic():
+    board = load_board("kv260")
+    kernels, chains = chained_kernels()
+    a = generate_vivado(APP, kernels, board, chains)
+    b = generate_vivado(APP, list(reversed(chained_kernels()[0])), board, tuple(reversed(chains)))
+    assert a == b
+
+
+def _chain_error(kernels, chains):
+    with pytest.raises(PartitionError) as e:
+        generate_vivado(APP, kernels, load_board("pynq-z2"), chains)
+    return str(e.value)
+
+
+def _k(name, streams, gmem=True):
+    return VivadoKernel(name, regmap(name, []), [], streams, gmem)
+
+
+@pytest.mark.parametrize(
+    ("kernels", "chains", "message"),
+    [
+        ([_k("a", {"y": "out"}), _k("b", {"x": "in"})], [("a", "y", "c", "x")], r"a\.y -> c\.x: there is no FPGA kernel c"),
+        ([_k("a", {"y": "out"}), _k("b", {"x": "in"})], [("a", "w", "b", "x")],
+         r"kernel a has no AXI-Stream port w \(its stream ports: y \(out\)\)"),
+        ([_k("a", {"y": "out"}), _k("b", {"x": "out"})], [("a", "y", "b", "x")],
+         r"port x of kernel b is an 'out' stream, but the consumer end of a chain must be an 'in' stream"),
+        ([_k("a", {"y": "in"}), _k("b", {"x": "in"})], [("a", "y", "b", "x")],
+         r"port y of kernel a is an 'in' stream, but the producer end of a chain must be an 'out' stream"),
+        ([_k("a", {"y": "out"}), _k("b", {"x": "in"}), _k("c", {"x": "in"})], [("a", "y", "b", "x"), ("a", "y", "c", "x")],
+         r"a\.y -> c\.x: port y of kernel a is already in the chain a\.y -> b\.x"),
+        ([_k("a", {"y": "out"}), _k("b", {"x": "in", "w": "in"})], [("a", "y", "b", "x")],
+         r"FPGA kernel b: AXI-Stream port w \(in\) is in no chain"),
+        ([_k("a", {"y": "out", "x": "in"})], [("a", "y", "a", "x")], r"a kernel cannot be chained to itself"),
+        ([_k("a", {"y": "sideways"}), _k("b", {"x": "in"})], [("a", "y", "b", "x")], r"direction 'sideways'"),
+        ([_k("a", {"m_axi_gmem": "out"}), _k("b", {"x": "in"})], [], r"clashes with the kernel's m_axi_gmem"),
+        ([_k("a", {"y": "out"}), _k("b", {"x": "in"})], [("a", "y", "b")], r"is not \(producer kernel"),
+    ],
+)  # fmt: skip
+def test_bad_chains_are_partition_errors(kernels, chains, message):
+    assert re.search(message, _chain_error(kernels, chains))
 
 
 # ------------------------------------------------------------------------------ make bitstream

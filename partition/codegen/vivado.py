@@ -13,8 +13,22 @@ reader and the Vivado stand-in of the tests can follow every net and address:
     PS  M_AXI_GP0 / M_AXI_HPM0_FPD -> axi_ctrl (AXI Interconnect) -> <kernel>_0/s_axi_control
                                                                   -> axi_intc_0/s_axi (2+ kernels)
     <kernel>_0/m_axi_gmem -> axi_mem (SmartConnect) -> PS S_AXI_HP0 / S_AXI_HP0_FPD -> DDR
+        (only the kernels with an m_axi_gmem; with none there is no axi_mem and the PS's HP0
+        slave port is disabled)
+    <producer>_0/<out> -> <consumer>_0/<in>    one AXI-Stream net per chain (`chains`)
     PS FCLK_CLK0 / pl_clk0 clocks everything; rst_pl_clk0 (proc_sys_reset) resets it
     <kernel>_0/interrupt -> IRQ_F2P / pl_ps_irq0 (one kernel) or via axi_intc_0 (several)
+
+A chain joins a producer's streamed out array to its consumer's streamed in array directly:
+both kernels run from pl_clk0, so no clock converter or FIFO sits between them, and the host
+runtime starts the consumer before the producer. Vitis HLS names the AXI-Stream interface of
+an `hls::stream` argument with `INTERFACE mode=axis` after the C++ argument, with the ports
+<arg>_TDATA, <arg>_TVALID and <arg>_TREADY: UG1399 ("How AXI4-Stream is Implemented") gives a
+plain stream type exactly those three signals, and its interface examples name ports after the
+argument (`out` becoming `out_r`, hence the frontend's own `_r` renaming), as do public designs
+that instantiate HLS IP by <arg>_TDATA. So a stream port here is the kernel IR's parameter
+name (not yet checked against an export of this Vitis release). The built-in RTL has no
+AXI-Stream ports: with RTL=builtin, both scripts stop at once naming the chained kernels.
 
 PYNQ finds each kernel as `overlay.<kernel>_0` (the cell name), binds drivers by VLNV
 (`hls_vlnv`, `builtin_vlnv`) and programs the PL clock from the .hwh, which is why the PS clocks are
@@ -25,7 +39,8 @@ makes PYNQ program the wrong FCLK0 on a PYNQ-Z1/Z2).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -105,12 +120,24 @@ class VivadoKernel:
 
     `regmap` sizes its s_axi_control address block; `rtl_files` are the built-in RTL
     backend's Verilog sources of the kernel (paths relative to the build tree root,
-    top module `name`), empty when that backend cannot build the kernel.
+    top module `name`), empty when that backend cannot build the kernel. `streams` are its
+    AXI-Stream ports (streamed array parameters, port -> "in" or "out"), each of which must be
+    one end of a chain; `gmem` says whether it has an m_axi_gmem master (some array is not
+    streamed).
     """
 
     name: str
     regmap: RegisterMap
     rtl_files: list[str]
+    streams: dict[str, str] = field(default_factory=dict)  # AXI-Stream port -> "in" or "out"
+    gmem: bool = True  # whether the kernel has m_axi_gmem (some array not streamed)
+
+
+#: One AXI-Stream chain: (producer kernel, its out port, consumer kernel, its in port).
+Chain = tuple[str, str, str, str]
+
+#: Interface pins every kernel IP has besides its streams; a stream port may not take one.
+KERNEL_INTERFACES = ("s_axi_control", "m_axi_gmem", "ap_clk", "ap_rst_n", "interrupt")
 
 
 # ------------------------------------------------------------------ names other stages use
@@ -152,12 +179,16 @@ def control_addresses(kernels: list[VivadoKernel], board: Board) -> dict[str, in
 # ---------------------------------------------------------------------------- generation
 
 
-def generate_vivado(app: str, kernels: list[VivadoKernel], board: Board) -> dict[str, bytes]:
+def generate_vivado(
+    app: str, kernels: list[VivadoKernel], board: Board, chains: Iterable[Chain] = ()
+) -> dict[str, bytes]:
     """The files of vivado/ (paths relative to the build tree root) for `kernels` on `board`.
 
     `app` is the app's file name (or its name without .py); the overlay becomes
     host/overlay/<name>.bit and .hwh, the names the host code loads. Kernels get control
     addresses in name order, so the result does not depend on the order of `kernels`.
+    `chains` are (producer kernel, its out port, consumer kernel, its in port) tuples: each
+    becomes a direct AXI-Stream connection, and every streamed port must be in exactly one.
     """
     if not isinstance(app, str) or not _APP_NAME.fullmatch(overlay_name(app)):
         raise PartitionError(
@@ -171,9 +202,11 @@ def generate_vivado(app: str, kernels: list[VivadoKernel], board: Board) -> dict
         )
     ordered = _ordered(kernels)
     _check_kernels(ordered)
+    chain_list = _check_chains(ordered, chains)
 
     n = len(ordered)
     addresses = control_addresses(ordered, board)
+    mem_slots = {k.name: f"{i:02d}" for i, k in enumerate(k for k in ordered if k.gmem)}
     ctx_kernels = []
     for i, k in enumerate(ordered):
         ctx_kernels.append(
@@ -187,6 +220,9 @@ def generate_vivado(app: str, kernels: list[VivadoKernel], board: Board) -> dict
                 "regmap_size": k.regmap.size,
                 "rtl_files": list(k.rtl_files),
                 "slot": f"{i:02d}",
+                "gmem": k.gmem,
+                "mem_slot": mem_slots.get(k.name),
+                "streams": sorted(k.streams.items()),
                 "registers": [
                     {"name": r.name, "offset": f"0x{r.offset:02X}", "bits": r.bits, "kind": r.kind}
                     for r in k.regmap.registers
@@ -201,6 +237,12 @@ def generate_vivado(app: str, kernels: list[VivadoKernel], board: Board) -> dict
         "board": _board_context(board),
         "ps": ps,
         "kernels": ctx_kernels,
+        "gmem_kernels": [k for k in ctx_kernels if k["gmem"]],
+        "streamed_kernels": [k for k in ctx_kernels if k["streams"]],
+        "chains": [
+            {"producer": kernel_cell(p), "out": o, "consumer": kernel_cell(c), "in": i}
+            for p, o, c, i in chain_list
+        ],
         "intc": intc,
         "control_slaves": n + (1 if intc else 0),
         "control_range": _size(CONTROL_SEGMENT),
@@ -266,6 +308,69 @@ def _check_kernels(kernels: list[VivadoKernel]) -> None:
                     f"FPGA kernel {k.name}: RTL file {f!r} must be a .v/.sv path relative to the build "
                     "tree root, without spaces or '..'"
                 )
+
+
+def _check_chains(kernels: list[VivadoKernel], chains: Iterable[Chain]) -> list[Chain]:
+    """The chains in a fixed order, after checking them against the kernels' stream ports."""
+    by_name = {k.name: k for k in kernels}
+    for k in kernels:
+        for port, direction in k.streams.items():
+            check_identifier(port, f"FPGA kernel {k.name}: AXI-Stream port")
+            if port in KERNEL_INTERFACES:
+                raise PartitionError(
+                    f"FPGA kernel {k.name}: AXI-Stream port {port} clashes with the kernel's "
+                    f"{port} interface; rename the parameter"
+                )
+            if direction not in ("in", "out"):
+                raise PartitionError(
+                    f"FPGA kernel {k.name}: AXI-Stream port {port} has direction {direction!r}; "
+                    "it must be 'in' or 'out'"
+                )
+    used: dict[tuple[str, str], Chain] = {}
+    out: list[Chain] = []
+    for chain in chains:
+        if not (
+            isinstance(chain, tuple | list) and len(chain) == 4 and all(isinstance(x, str) for x in chain)
+        ):
+            raise PartitionError(
+                f"AXI-Stream chain {chain!r} is not (producer kernel, out port, consumer kernel, in port)"
+            )
+        producer, out_port, consumer, in_port = chain
+        what = f"AXI-Stream chain {producer}.{out_port} -> {consumer}.{in_port}"
+        for kernel in (producer, consumer):
+            if kernel not in by_name:
+                raise PartitionError(f"{what}: there is no FPGA kernel {kernel} in the plan")
+        if producer == consumer:
+            raise PartitionError(f"{what}: a kernel cannot be chained to itself")
+        for kernel, port, want in ((producer, out_port, "out"), (consumer, in_port, "in")):
+            streams = by_name[kernel].streams
+            if port not in streams:
+                have = ", ".join(f"{p} ({d})" for p, d in sorted(streams.items())) or "none"
+                raise PartitionError(
+                    f"{what}: kernel {kernel} has no AXI-Stream port {port} (its stream ports: {have})"
+                )
+            if streams[port] != want:
+                role = "producer" if want == "out" else "consumer"
+                raise PartitionError(
+                    f"{what}: port {port} of kernel {kernel} is an '{streams[port]}' stream, but the "
+                    f"{role} end of a chain must be an '{want}' stream"
+                )
+            if (kernel, port) in used:
+                p, o, c, i = used[(kernel, port)]
+                raise PartitionError(
+                    f"{what}: port {port} of kernel {kernel} is already in the chain {p}.{o} -> {c}.{i}; "
+                    "an AXI-Stream port connects exactly once"
+                )
+            used[(kernel, port)] = (producer, out_port, consumer, in_port)
+        out.append((producer, out_port, consumer, in_port))
+    for k in kernels:
+        for port, direction in sorted(k.streams.items()):
+            if (k.name, port) not in used:
+                raise PartitionError(
+                    f"FPGA kernel {k.name}: AXI-Stream port {port} ({direction}) is in no chain; "
+                    "every streamed array must be chained to another FPGA kernel"
+                )
+    return sorted(out)
 
 
 def _board_context(board: Board) -> dict[str, Any]:

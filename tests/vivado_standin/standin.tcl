@@ -13,8 +13,9 @@
 # Vivado would refuse or that makes a broken overlay:
 #   a cell, pin, interface pin, port, address space or segment that was never created;
 #   a CONFIG property an IP does not have (the known lists below name their sources);
-#   an interface connected twice, Master to Master, or across clock domains; a net with two
-#   drivers or none; a clock or reset input left unconnected; an enabled PS port left open;
+#   an interface connected twice, Master to Master, to another interface type (AXI-Stream to
+#   AXI4) or across clock domains; a net with two drivers or none; a clock or reset input left
+#   unconnected; an enabled PS port left open; an AXI-Stream interface left open;
 #   a slave segment with no address, an address outside the master's window, overlapping,
 #   misaligned or unreachable through the nets; a PS clock that is not the board's
 #   (-expect-ps-ref-mhz, -expect-pl-mhz); a copy of a file the flow does not produce;
@@ -34,15 +35,23 @@
 #   -expect-file PATH       a file the script must have left (repeatable; relative to cwd)
 #   -report FILE            write the final model (cells, properties, nets, addresses, files)
 #   -log FILE               write every Vivado command the script ran, one per line
-#   -export-hls-ip DIR TOP REG_RANGE
+#   -export-hls-ip DIR TOP REG_RANGE ?-no-gmem? ?NAME:in|NAME:out ...?
 #                           instead of running a script, write the component.xml Vitis HLS
 #                           export_design gives a top function (s_axi_control with a Reg
-#                           block of REG_RANGE bytes, m_axi_gmem, ap_clk, ap_rst_n, interrupt)
+#                           block of REG_RANGE bytes, m_axi_gmem, ap_clk, ap_rst_n, interrupt);
+#                           -no-gmem leaves m_axi_gmem out (every array streamed), and each
+#                           NAME:in / NAME:out adds an AXI-Stream slave / master NAME (an
+#                           `hls::stream<uint64_t>` argument with `INTERFACE mode=axis`: ports
+#                           NAME_TDATA (64 bits), NAME_TVALID, NAME_TREADY, no side channels)
 #
 # Facts the models use (names as Vivado gives them; sources in the comments): PS7/PS8 pins,
 # interfaces and segments follow PYNQ's boards/Pynq-Z2/base/base.tcl, FINN's
 # custom_zynq_shell_template and write_bd_tcl output of public designs; address windows
-# follow UG585 Table 4-1 (Zynq-7000) and UG1137/UG1085 (Zynq UltraScale+).
+# follow UG585 Table 4-1 (Zynq-7000) and UG1137/UG1085 (Zynq UltraScale+). AXI-Stream: Vitis
+# HLS names the interface after the C++ argument with <arg>_TDATA/_TVALID/_TREADY ports
+# (UG1399 "How AXI4-Stream is Implemented"); Vivado's validation only warns about an open one
+# (BD 41-759: the unconnected inputs, a slave's TVALID or a master's TREADY, are tied to 0, so
+# the kernel waits forever), which the stand-in refuses.
 
 namespace eval sa {
     variable opts [dict create vivado-version 2024.1 board-parts {} expect-ps-ref-mhz "" \
@@ -620,14 +629,12 @@ proc sa::interface_of {cell} {
                     interrupt {
                         dict set pins [dict get $maps INTERRUPT] {dir O type intr required 1}
                     }
+                    axis {
+                        dict set ipins $name [dict create mode [string totitle [dict get $bif mode]] bus axis \
+                            required 1 aclk [sa::def_aclk $def $name] segprefix {} segs {} space {}]
+                    }
                     aximm {
-                        set aclk ""
-                        dict for {cname cbif} [dict get $def busifs] {
-                            if {[dict get $cbif bus] eq "clock" && [dict exists $cbif params ASSOCIATED_BUSIF]
-                                && $name in [split [dict get $cbif params ASSOCIATED_BUSIF] :]} {
-                                set aclk [dict get $cbif portmaps CLK]
-                            }
-                        }
+                        set aclk [sa::def_aclk $def $name]
                         if {[dict get $bif mode] eq "slave"} {
                             set mm [dict get $bif ref]
                             set s [dict create]
@@ -649,6 +656,17 @@ proc sa::interface_of {cell} {
         }
     }
     return [dict create pins $pins ipins $ipins spaces $spaces route $route]
+}
+
+# The clock pin a user IP's interface `name` is associated with (ASSOCIATED_BUSIF), or "".
+proc sa::def_aclk {def name} {
+    dict for {cname cbif} [dict get $def busifs] {
+        if {[dict get $cbif bus] eq "clock" && [dict exists $cbif params ASSOCIATED_BUSIF]
+            && $name in [split [dict get $cbif params ASSOCIATED_BUSIF] :]} {
+            return [dict get $cbif portmaps CLK]
+        }
+    }
+    return ""
 }
 
 # Rebuild the registries of one cell after it was created or reconfigured.
@@ -840,7 +858,7 @@ proc sa::ipdef_of_component {xml_path} {
         foreach p [sa::xml_kids [sa::xml_kid $b parameters] parameter] {
             dict set params [sa::xml_text $p name] [sa::xml_text $p value]
         }
-        if {$bus ni {aximm clock reset interrupt}} {
+        if {$bus ni {aximm axis clock reset interrupt}} {
             sa::fail "$xml_path: bus interface $name of type $bus is not modelled"
         }
         if {$bus eq "aximm" && $ref eq ""} {
@@ -1297,7 +1315,7 @@ proc create_bd_intf_port {args} {
         sa::fail "create_bd_intf_port: an object named $name already exists"
     }
     set buses {xilinx.com:interface:ddrx_rtl:1.0 ddrx xilinx.com:display_processing_system7:fixedio_rtl:1.0 fixedio
-        xilinx.com:interface:aximm_rtl:1.0 aximm}
+        xilinx.com:interface:aximm_rtl:1.0 aximm xilinx.com:interface:axis_rtl:1.0 axis}
     set vlnv [dict get $o -vlnv]
     if {![dict exists $buses $vlnv]} {
         sa::fail "create_bd_intf_port $name: interface $vlnv is not modelled"
@@ -1763,14 +1781,20 @@ proc validate_bd_design {args} {
     # interface pins: required ones connected; AXI connections within one clock domain
     dict for {p info} $sa::ipins {
         if {[dict get $info required] && ![dict exists $sa::inet_of $p]} {
-            lappend problems "interface $p ([dict get $info mode] [dict get $info bus]) is not connected"
+            if {[dict get $info bus] eq "axis"} {
+                # Vivado: BD 41-759 critical warning, the open input tied to 0
+                set tied [expr {[dict get $info mode] eq "Slave" ? "TVALID (no data ever arrives)" : "TREADY (the first beat never leaves)"}]
+                lappend problems "AXI-Stream interface $p ([dict get $info mode] axis) is not connected: Vivado would tie its $tied and the kernel would never finish"
+            } else {
+                lappend problems "interface $p ([dict get $info mode] [dict get $info bus]) is not connected"
+            }
         }
     }
     dict for {a b} $sa::inet_of {
         if {[string compare $a $b] > 0 || ![dict exists $sa::ipins $a] || ![dict exists $sa::ipins $b]} {
             continue
         }
-        if {[dict get $sa::ipins $a bus] ne "aximm"} {
+        if {[dict get $sa::ipins $a bus] ni {aximm axis}} {
             continue
         }
         set ca [sa::clock_net $a]
@@ -2099,6 +2123,9 @@ proc sa::abstraction_ports {abstraction} {
                 RID in RDATA in RRESP in RLAST in RUSER in RVALID in RREADY out
             }
         }
+        xilinx.com:interface:axis_rtl:1.0 {
+            return {TDATA out TVALID out TREADY in TLAST out TKEEP out TSTRB out TUSER out TID out TDEST out}
+        }
         xilinx.com:signal:clock_rtl:1.0 {return {CLK out}}
         xilinx.com:signal:reset_rtl:1.0 {return {RST out}}
         xilinx.com:signal:interrupt_rtl:1.0 {return {INTERRUPT out}}
@@ -2109,6 +2136,7 @@ proc sa::abstraction_ports {abstraction} {
 proc sa::bus_of_abstraction {abstraction} {
     return [dict get {
         xilinx.com:interface:aximm_rtl:1.0 xilinx.com:interface:aximm:1.0
+        xilinx.com:interface:axis_rtl:1.0 xilinx.com:interface:axis:1.0
         xilinx.com:signal:clock_rtl:1.0 xilinx.com:signal:clock:1.0
         xilinx.com:signal:reset_rtl:1.0 xilinx.com:signal:reset:1.0
         xilinx.com:signal:interrupt_rtl:1.0 xilinx.com:signal:interrupt:1.0
@@ -2483,6 +2511,7 @@ proc ipx::check_integrity {core} {
         set required [dict get {
             xilinx.com:interface:aximm_rtl:1.0 {AWADDR AWVALID AWREADY WDATA WSTRB WVALID WREADY BRESP BVALID BREADY
                 ARADDR ARVALID ARREADY RDATA RRESP RVALID RREADY}
+            xilinx.com:interface:axis_rtl:1.0 TVALID
             xilinx.com:signal:clock_rtl:1.0 CLK xilinx.com:signal:reset_rtl:1.0 RST
             xilinx.com:signal:interrupt_rtl:1.0 INTERRUPT} $abstraction]
         foreach l $required {
@@ -2559,7 +2588,7 @@ proc ipx::check_integrity {core} {
     }
     # every AXI interface on a clock
     dict for {name b} [dict get $c busifs] {
-        if {[dict get $b abstraction] ne "xilinx.com:interface:aximm_rtl:1.0"} {
+        if {[dict get $b abstraction] ni {xilinx.com:interface:aximm_rtl:1.0 xilinx.com:interface:axis_rtl:1.0}} {
             continue
         }
         set clocked 0
@@ -2689,19 +2718,41 @@ proc ipx::save_core {core} {
 
 # The IP Vitis HLS exports for a top function with m_axi offset=slave arrays (bundle gmem),
 # s_axilite scalars and control (bundle control): DESIGN.md §4 and the HLS-generated RTL
-# ports (ap_clk, ap_rst_n, s_axi_control_*, m_axi_gmem_*, interrupt).
-proc sa::export_hls_ip {dir top reg_range} {
+# ports (ap_clk, ap_rst_n, s_axi_control_*, m_axi_gmem_*, interrupt). Options: -no-gmem (no
+# m_axi array, so no m_axi_gmem) and NAME:in / NAME:out, an `hls::stream<uint64_t>` argument
+# with `INTERFACE mode=axis`: interface NAME, ports NAME_TDATA (64 bits), NAME_TVALID,
+# NAME_TREADY, without TLAST/TKEEP/TSTRB (a plain stream type has no side channels:
+# UG1399 "How AXI4-Stream is Implemented"), clocked by ap_clk.
+proc sa::export_hls_ip {dir top reg_range args} {
     set aw 0
     while {(1 << $aw) < $reg_range} {
         incr aw
     }
+    set gmem 1
+    set streams [dict create]
+    foreach a $args {
+        if {$a eq "-no-gmem"} {
+            set gmem 0
+        } elseif {[regexp {^([A-Za-z_][A-Za-z0-9_]*):(in|out)$} $a -> name d]} {
+            if {[dict exists $streams $name] || $name in {s_axi_control m_axi_gmem ap_clk ap_rst_n interrupt}} {
+                puts stderr "standin.tcl: -export-hls-ip: stream $name given twice or clashing with a kernel interface"
+                sa::tcl_exit 2
+            }
+            dict set streams $name $d
+        } else {
+            puts stderr "standin.tcl: -export-hls-ip: '$a' is neither -no-gmem nor NAME:in / NAME:out"
+            sa::tcl_exit 2
+        }
+    }
     set ports [dict create ap_clk {dir in width 1} ap_rst_n {dir in width 1} interrupt {dir out width 1}]
-    foreach {l d} [sa::abstraction_ports xilinx.com:interface:aximm_rtl:1.0] {
-        set widths {AWADDR 64 ARADDR 64 WDATA 32 RDATA 32 WSTRB 4 AWLEN 8 ARLEN 8 AWSIZE 3 ARSIZE 3
-            AWBURST 2 ARBURST 2 AWLOCK 2 ARLOCK 2 AWCACHE 4 ARCACHE 4 AWPROT 3 ARPROT 3 AWQOS 4 ARQOS 4
-            AWREGION 4 ARREGION 4 BRESP 2 RRESP 2}
-        set width [expr {[dict exists $widths $l] ? [dict get $widths $l] : 1}]
-        dict set ports m_axi_gmem_$l [dict create dir $d width $width]
+    if {$gmem} {
+        foreach {l d} [sa::abstraction_ports xilinx.com:interface:aximm_rtl:1.0] {
+            set widths {AWADDR 64 ARADDR 64 WDATA 32 RDATA 32 WSTRB 4 AWLEN 8 ARLEN 8 AWSIZE 3 ARSIZE 3
+                AWBURST 2 ARBURST 2 AWLOCK 2 ARLOCK 2 AWCACHE 4 ARCACHE 4 AWPROT 3 ARPROT 3 AWQOS 4 ARQOS 4
+                AWREGION 4 ARREGION 4 BRESP 2 RRESP 2}
+            set width [expr {[dict exists $widths $l] ? [dict get $widths $l] : 1}]
+            dict set ports m_axi_gmem_$l [dict create dir $d width $width]
+        }
     }
     foreach l {AWADDR AWVALID AWREADY WDATA WSTRB WVALID WREADY BRESP BVALID BREADY ARADDR ARVALID ARREADY
             RDATA RRESP RVALID RREADY} {
@@ -2719,21 +2770,42 @@ proc sa::export_hls_ip {dir top reg_range} {
             dict set gmem_maps $l $p
         }
     }
+    set clocked [list s_axi_control]
     set busifs [dict create \
         s_axi_control [dict create abstraction xilinx.com:interface:aximm_rtl:1.0 bus xilinx.com:interface:aximm:1.0 \
-            mode slave portmaps $ctrl_maps params {} mmref s_axi_control asref {}] \
-        m_axi_gmem [dict create abstraction xilinx.com:interface:aximm_rtl:1.0 bus xilinx.com:interface:aximm:1.0 \
-            mode master portmaps $gmem_maps params {} mmref {} asref Data_m_axi_gmem] \
-        ap_clk [dict create abstraction xilinx.com:signal:clock_rtl:1.0 bus xilinx.com:signal:clock:1.0 mode slave \
-            portmaps {CLK ap_clk} params {ASSOCIATED_BUSIF s_axi_control:m_axi_gmem ASSOCIATED_RESET ap_rst_n} mmref {} asref {}] \
-        ap_rst_n [dict create abstraction xilinx.com:signal:reset_rtl:1.0 bus xilinx.com:signal:reset:1.0 mode slave \
-            portmaps {RST ap_rst_n} params {POLARITY ACTIVE_LOW} mmref {} asref {}] \
-        interrupt [dict create abstraction xilinx.com:signal:interrupt_rtl:1.0 bus xilinx.com:signal:interrupt:1.0 \
-            mode master portmaps {INTERRUPT interrupt} params {SENSITIVITY LEVEL_HIGH} mmref {} asref {}]]
+            mode slave portmaps $ctrl_maps params {} mmref s_axi_control asref {}]]
+    set spaces [dict create]
+    if {$gmem} {
+        dict set busifs m_axi_gmem [dict create abstraction xilinx.com:interface:aximm_rtl:1.0 \
+            bus xilinx.com:interface:aximm:1.0 mode master portmaps $gmem_maps params {} mmref {} asref Data_m_axi_gmem]
+        dict set spaces Data_m_axi_gmem [dict create range [expr {1 << 64}] width 64]
+        lappend clocked m_axi_gmem
+    }
+    dict for {name d} $streams {
+        # a slave (in) receives TDATA/TVALID and drives TREADY; a master (out) the reverse
+        set mode [expr {$d eq "in" ? "slave" : "master"}]
+        set maps [dict create]
+        foreach {l ld} {TDATA out TVALID out TREADY in} {
+            set pd [expr {$mode eq "master" ? $ld : [dict get {out in in out} $ld]}]
+            dict set ports ${name}_$l [dict create dir $pd width [expr {$l eq "TDATA" ? 64 : 1}]]
+            dict set maps $l ${name}_$l
+        }
+        dict set busifs $name [dict create abstraction xilinx.com:interface:axis_rtl:1.0 \
+            bus xilinx.com:interface:axis:1.0 mode $mode portmaps $maps params {} mmref {} asref {}]
+        lappend clocked $name
+    }
+    dict set busifs ap_clk [dict create abstraction xilinx.com:signal:clock_rtl:1.0 bus xilinx.com:signal:clock:1.0 \
+        mode slave portmaps {CLK ap_clk} params [list ASSOCIATED_BUSIF [join $clocked :] ASSOCIATED_RESET ap_rst_n] \
+        mmref {} asref {}]
+    dict set busifs ap_rst_n [dict create abstraction xilinx.com:signal:reset_rtl:1.0 bus xilinx.com:signal:reset:1.0 \
+        mode slave portmaps {RST ap_rst_n} params {POLARITY ACTIVE_LOW} mmref {} asref {}]
+    dict set busifs interrupt [dict create abstraction xilinx.com:signal:interrupt_rtl:1.0 \
+        bus xilinx.com:signal:interrupt:1.0 mode master portmaps {INTERRUPT interrupt} params {SENSITIVITY LEVEL_HIGH} \
+        mmref {} asref {}]
     set c [dict create vendor xilinx.com library hls name $top version 1.0 root $dir top $top ports $ports \
         files [list hdl/verilog/$top.v] busifs $busifs \
         memmaps [dict create s_axi_control [dict create Reg [dict create base_address 0 range $reg_range width 32 usage register]]] \
-        spaces [dict create Data_m_axi_gmem [dict create range [expr {1 << 64}] width 64]] props {} checked 0]
+        spaces $spaces props {} checked 0]
     file mkdir $dir
     set fh [open [file join $dir component.xml] w]
     puts $fh [sa::component_xml $c]
@@ -2841,7 +2913,12 @@ proc sa::main {argv} {
                 dict lappend sa::opts expect-file [lindex $argv [incr i]]
             }
             -export-hls-ip {
-                sa::export_hls_ip {*}[lrange $argv [expr {$i + 1}] [expr {$i + 3}]]
+                set rest [lrange $argv [expr {$i + 1}] end]
+                if {[llength $rest] < 3} {
+                    puts stderr "usage: tclsh standin.tcl -export-hls-ip DIR TOP REG_RANGE ?-no-gmem? ?NAME:in|NAME:out ...?"
+                    sa::tcl_exit 2
+                }
+                sa::export_hls_ip {*}$rest
                 sa::tcl_exit 0
             }
             -vivado-version - -board-parts - -expect-ps-ref-mhz - -expect-pl-mhz - -timing - -fail-run - -report - -log {
