@@ -149,3 +149,19 @@ def test_a_result_the_app_also_reads_is_not_streamed(tmp_path, extra, why):
     assert plan.data["chains"] == []
     text = explain_text(explain_task(plan, "scale"), plan.data)
     assert f"AXI-Stream chain scale -> offset: not possible: {why}" in text
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_the_block_design_connects_the_chain(chained, tmp_path):
+    """The overlay's TCL passes the Vivado stand-in with the two kernels' AXI-Stream ports joined."""
+    from test_examples_vivado import _hls_ip
+    from test_vivado import ok, report, run_standin, standin_args
+
+    tree = tmp_path / "tree"
+    shutil.copytree(chained[0] / "tree", tree)
+    assert sorted(_hls_ip(tree)) == ["offset", "scale"]
+    bd = (tree / "vivado/block_design.tcl").read_text()
+    assert "connect_bd_intf_net [get_bd_intf_pins scale_0/out_r] [get_bd_intf_pins offset_0/y]" in bd
+    ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(chained[3])))
+    nets = [r for r in report(tree) if r and "scale_0/out_r" in " ".join(r)]
+    assert nets and any("offset_0/y" in " ".join(r) for r in nets), nets

@@ -115,10 +115,16 @@ def build_tree(
                         k.name,
                         register_map(k),
                         [f"rtl/{k.name}/{src}" for src in plan.rtl[t].sources] if t in plan.rtl else [],
+                        streams={p.name: p.direction for p in k.arrays if p.stream},
+                        gmem=any(not p.stream for p in k.arrays),
                     )
                     for t, k in zip(fpga, fpga_kernels)
                 ],
                 board,
+                chains=[
+                    (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
+                    for c in plan.data.get("chains", [])
+                ],
             )
         )
     files["Makefile"] = render(
