@@ -12,7 +12,7 @@ went. Writing the build tree is `partition.codegen.tree`'s job.
 plan.json per FPGA-capable task: `fpga` holds the base variant's figures,
 `fpga.variants` every variant's (name, directives, times, estimate), and
 `variant` the one the plan chose (FPGA tasks); `rtl` says which variant the
-built-in RTL built (the chosen one unless it partitions arrays into banks)
+built-in RTL built (the chosen one; base, with a `note`, where the backend lacks its m_axi width)
 and its `estimate_cycles`, what simulation is compared with.
 """
 

@@ -203,6 +203,16 @@ def test_burst_width_variants_widen_the_m_axi_to_the_ps_port():
     assert all("wide" not in d.name for d in candidate_directives(_scalar_loop(), load_board("pynq-z2")))
 
 
+def _built_entry(k: ir.Kernel, board, d: Directives) -> dict:
+    """plan.json's `rtl` entry of kernel `k` (vadd) built in variant `d`."""
+    return {
+        "status": "built",
+        "top": k.name,
+        "variant": d.name,
+        "estimate_cycles": estimate_variant(k, board, d).cycles,
+    }
+
+
 def test_the_built_in_rtl_and_the_hls_build_the_wide_port():
     from partition.codegen.hls import VectorSet, generate_hls
     from partition.plan import build_rtl
@@ -211,20 +221,15 @@ def test_the_built_in_rtl_and_the_hls_build_the_wide_port():
     k = _vadd(32)
     d = next(d for d in candidate_directives(k, board) if d.name == "wide64")
     entry, ip = build_rtl(k, board, d)
-    assert entry == {
-        "status": "built",
-        "top": "vadd",
-        "variant": "wide64",
-        "estimate_cycles": estimate_variant(k, board, d).cycles,
-    }
+    assert entry == _built_entry(k, board, d)
     assert ip.variant == "wide64" and ip.data_bits == 64
     top = ip.files["vadd.v"].decode()
     assert "input  wire [63:0]  m_axi_gmem_RDATA" in top and "output wire [7:0]   m_axi_gmem_WSTRB" in top
-    # a variant that widens the port and partitions arrays still falls back to base
-    un, ip = build_rtl(
-        k, board, next(d for d in candidate_directives(k, board) if d.name == "unroll4_wide64")
-    )
-    assert un["variant"] == "base" and "cyclic banks" in un["note"] and ip.variant == "base"
+    # a variant that widens the port and partitions arrays: banks behind the 64-bit engines
+    d4 = next(d for d in candidate_directives(k, board) if d.name == "unroll4_wide64")
+    un, ip = build_rtl(k, board, d4)
+    assert un == _built_entry(k, board, d4)
+    assert ip.data_bits == 64 and "a_buf_b3" in ip.files["vadd.v"].decode()
     inputs = {"a": np.arange(32, dtype=np.int32), "b": np.arange(32, dtype=np.int32)}
     vs = [VectorSet.from_interpreter(k, inputs, "v")]
     files = generate_hls(
@@ -254,17 +259,17 @@ def test_the_built_in_rtl_builds_the_chosen_variant_or_says_why_not():
     k = _vadd(32)
     ds = {d.name: d for d in candidate_directives(k)}
     seq, ip = build_rtl(k, board, ds["seq"])
-    assert seq == {
-        "status": "built",
-        "top": "vadd",
-        "variant": "seq",
-        "estimate_cycles": estimate_variant(k, board, ds["seq"]).cycles,
-    }
+    assert seq == _built_entry(k, board, ds["seq"])
     assert ip is not None and ip.variant == "seq"
     un, ip = build_rtl(k, board, ds["unroll4"])
-    assert un["status"] == "built" and un["variant"] == "base"
-    assert un["estimate_cycles"] == estimate_kernel(k, board).cycles
-    assert "variant unroll4 splits a (×4), b (×4), out (×4) into cyclic banks" in un["note"]
+    assert un == _built_entry(k, board, ds["unroll4"])
+    assert ip is not None and ip.variant == "unroll4"
+    # an m_axi the burst engines do not have: base, and the note says why
+    wide = Directives("wide256", bus_bits=256)
+    w, ip = build_rtl(k, board, wide)
+    assert w["status"] == "built" and w["variant"] == "base"
+    assert w["estimate_cycles"] == estimate_kernel(k, board).cycles
+    assert "variant wide256 has a 256-bit m_axi" in w["note"] and "base variant" in w["note"]
     assert ip is not None and ip.variant == "base"
 
 
@@ -309,8 +314,8 @@ def test_latency_plan_records_variants_and_the_choice(tmp_path, profile, validat
     assert chosen["total_s"] == min(v["total_s"] for v in t["fpga"]["variants"])  # latency: the fastest
     assert t["fpga"]["estimate"]["variant"] == "base"
     if t["variant"] != "base":
-        # scale_add's unroll variants partition its arrays: the built-in RTL builds base instead
-        assert t["rtl"]["variant"] == "base" and "base variant" in t["rtl"]["note"]
+        # the built-in RTL builds the chosen variant (unrolled, arrays in cyclic banks) too
+        assert t["rtl"]["variant"] == t["variant"] and "note" not in t["rtl"]
         cpp = (tmp_path / "b" / "hls" / "scale_add" / "scale_add.cpp").read_text()
         assert "UNROLL factor=" in cpp
     assert data["model"]["objective"] == "latency" and data["model"]["assumptions"]

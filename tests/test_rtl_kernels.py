@@ -51,6 +51,7 @@ DYNAMIC = {"control", "bigloop"}
 CONTROL_TEST = {"vadd_int8", "vadd_int32_1", "int_scalars", "control", "recur", "dense_relu_int8"}
 # representative set for Verilator, also run under Icarus (the two must agree)
 VERILATOR = ("vadd_int8", "control", "dense_relu_int8", "vadd_int16_7__wide128", "int_arrays__wide64")
+VERILATOR += ("fir_q15__unroll4_wide64", "int_arrays__unroll2")
 # `intops` (every operation on every dtype: 20 k cycles a vector) runs under Verilator only:
 # Icarus needs minutes for it, Verilator seconds (and its C++ build is cached by ccache)
 VERILATOR_ONLY = ("intops",)
@@ -128,11 +129,11 @@ def generated(work) -> dict:
 
 
 def directives(k: ir.Kernel, variant: str) -> Directives:
-    """The directives of `variant`: a candidate of the kernel, or `wideW` (the W-bit m_axi of any
-    board; pynq-z2's own candidates stop at its 64-bit HP port)."""
+    """The directives of `variant`: a candidate of the kernel on pynq-z2, or `wideW` (the W-bit
+    m_axi of any board; pynq-z2's own candidates stop at its 64-bit HP port)."""
     if variant.startswith("wide"):
         return Directives(variant, bus_bits=int(variant.removeprefix("wide")))
-    return next((d for d in candidate_directives(k) if d.name == variant), Directives(BASE))
+    return next((d for d in candidate_directives(k, BOARD) if d.name == variant), Directives(BASE))
 
 
 SEP = "__"  # <kernel>__<variant>: that kernel built in another implementation variant
@@ -147,6 +148,26 @@ NAMES += [f"{n}{SEP}seq" for n in SEQ]
 # example
 WIDE = ("vadd_int8", "vadd_int16_7", "vadd_int32_1", "int_arrays", "recur", "dot", "dense_relu_int8")
 NAMES += [f"{n}{SEP}wide{w}" for n in WIDE for w in (64, 128)]
+# kernels also built in variants that unroll and cyclic-partition their arrays into banks (with
+# the 32- and the 64-bit m_axi): packed int8/int16/uint8 buffers whose bus words scatter over
+# 2 or 4 banks (a beat a word of every bank, or a beat into some of them), lengths that are no
+# multiple of the banks (7, 33, 9 x 7), int64 elements (two beats each on the 32-bit bus), bool,
+# inout arrays, a re-initialised local and ROMs in banks, banks that depend on an outer loop
+# variable (fir_q15's x[n - k], dense_relu_int8), data-dependent control
+PARTITIONED = {
+    "vadd_int8": ("unroll2", "unroll4_wide64"),
+    "vadd_int16_7": ("unroll2", "unroll4", "unroll4_wide64"),
+    "int_arrays": ("unroll2", "unroll4", "unroll2_wide64"),
+    "recur": ("unroll2", "unroll4_wide64"),
+    "dot": ("unroll4",),
+    "boolops": ("unroll4",),
+    "control": ("unroll2",),
+    "fir_q15": ("unroll2", "unroll4", "unroll4_wide64"),
+    "dense_relu_int8": ("unroll2", "unroll4_wide64"),
+    "sobel_magnitude": ("unroll2", "unroll4"),
+    "histogram256": ("unroll4_wide64",),
+}
+NAMES += [f"{n}{SEP}{v}" for n, vs in PARTITIONED.items() for v in vs]
 ICARUS = [n for n in NAMES if n not in VERILATOR_ONLY]
 
 
@@ -182,9 +203,9 @@ def test_generation_is_deterministic_and_complete():
 
 
 def test_variants_the_backend_builds():
-    """`seq` is built as its estimate assumes (FSM loops), `wide64` with a 64-bit m_axi; a variant
-    with cyclic banks is refused with its reason, as its own RtlUnsupported subclass (the plan
-    falls back to base)."""
+    """`seq` is built as its estimate assumes (FSM loops), `wide64` with a 64-bit m_axi, `unroll2`
+    with its arrays in cyclic banks; an m_axi the engines do not have is refused with its reason,
+    as its own RtlUnsupported subclass (the plan falls back to base)."""
     k, _ = CASES["dot"](np.random.default_rng(1))
     ds = {d.name: d for d in candidate_directives(k)}
     base, seq = generate_rtl(k, BOARD), generate_rtl(k, BOARD, ds["seq"])
@@ -195,8 +216,15 @@ def test_variants_the_backend_builds():
     assert "Implementation variant: seq." in top and "pipelined" not in top
     assert "pipelined, II 1" in base.files["dot.v"].decode()
     assert generate_rtl(k, BOARD, ds["seq"]).files == seq.files
-    with pytest.raises(RtlVariantUnsupported, match=r"variant unroll2 splits a \(×2\), b \(×2\) into cyclic"):
-        generate_rtl(k, BOARD, ds["unroll2"])
+    # unroll variants: the arrays in cyclic banks, each its own dual-port RAM
+    un = generate_rtl(k, BOARD, ds["unroll2"])
+    assert ds["unroll2"].partition == (("a", 2), ("b", 2))
+    assert un.estimate_cycles == estimate_variant(k, BOARD, ds["unroll2"]).cycles
+    top = un.files["dot.v"].decode()
+    assert "Implementation variant: unroll2." in top and "a_buf:" not in top
+    for arr in "ab":
+        assert f"// {arr}_buf_b0: buffer, bank 0 of 2 (elements i with i mod 2 == 0), 17 x 16" in top
+        assert f"// {arr}_buf_b1: buffer, bank 1 of 2 (elements i with i mod 2 == 1), 17 x 16" in top
     # wide burst variants: the m_axi, the engines and the packed buffers as wide as the bus
     wide = {d.name: d for d in candidate_directives(k, BOARD) if d.bus_bits}
     w64 = generate_rtl(k, BOARD, wide["wide64"])
@@ -206,8 +234,13 @@ def test_variants_the_backend_builds():
     assert "Implementation variant: wide64." in top and "input  wire [63:0]  m_axi_gmem_RDATA" in top
     assert "m_axi_ARSIZE   = 3'd3;" in w64.files["dot_axi_read_engine.v"].decode()
     assert base.data_bits == 32 and "input  wire [31:0]  m_axi_gmem_RDATA" in base.files["dot.v"].decode()
-    with pytest.raises(RtlVariantUnsupported, match="into cyclic"):
-        generate_rtl(k, BOARD, wide["unroll2_wide64"])
+    # with the 64-bit bus, a beat of four int16 is a word of two elements in each bank
+    uw = generate_rtl(k, BOARD, wide["unroll2_wide64"])
+    assert uw.estimate_cycles == estimate_variant(k, BOARD, wide["unroll2_wide64"]).cycles
+    assert (
+        "// a_buf_b1: buffer, bank 1 of 2 (elements i with i mod 2 == 1), 9 x 32"
+        in uw.files["dot.v"].decode()
+    )
     with pytest.raises(RtlVariantUnsupported, match="256-bit m_axi"):
         generate_rtl(k, BOARD, Directives("wide256", bus_bits=256))
     assert issubclass(RtlVariantUnsupported, RtlUnsupported)
@@ -421,7 +454,7 @@ def test_verilator_simulation(verilator_env, generated, icarus_runs, name):
 # synthesized as one kernel per dtype instead): a representative set by default, every
 # kernel with PARTITION_RTL_FULL=1.
 SYNTH = ["vadd_int8", "vadd_int16_7", "dot", "int_scalars", "fir_q15", "sobel_magnitude", "histogram256"]
-SYNTH.append("dense_relu_int8")
+SYNTH += ["dense_relu_int8", "vadd_int16_7__unroll4"]
 if os.environ.get("PARTITION_RTL_FULL") == "1":
     SYNTH = [n for n in NAMES if n != "intops"]
     SYNTH += [

@@ -105,19 +105,19 @@ def estimate_kernel(
     kernel: ir.Kernel,
     board: Board,
     *,
-    array_ports: dict[str, int] | None = None,
+    array_banks: dict[str, int] | None = None,
     sequential: frozenset[str] = frozenset(),
     bus_bits: int | None = None,
 ) -> Estimate:
     """Model estimate of one call of `kernel` on `board` (variant "base").
 
-    `array_ports`/`sequential` are the schedule's variant knobs (`schedule_kernel`'s
-    `ports`/`sequential`) and `bus_bits` the m_axi width (default: the board's
+    `array_banks`/`sequential` are the schedule's variant knobs (`schedule_kernel`'s
+    `banks`/`sequential`) and `bus_bits` the m_axi width (default: the board's
     kernel_axi_bits); partition.estimate.variants sets them and names the variant."""
     if bus_bits is None:
         bus_bits = int(board.interface["kernel_axi_bits"])
     sched = schedule_kernel(
-        kernel, board.family, board.pl_mhz, bus_bits=bus_bits, ports=array_ports, sequential=sequential
+        kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
     )
     notes = list(sched.notes)
 

@@ -7,6 +7,14 @@ cycle (and a delay within it), following the kernel microarchitecture:
   ports. Array parameters get a local buffer (`<name>_buf`); elements narrower
   than the AXI bus are packed into bus words so the burst engines move one word per
   cycle, and a load picks its element out of the word with a multiplexer.
+* An array a variant cyclic-partitions into F banks (`banks`) has two ports per bank.
+  Each port serves, in one cycle (pipeline slot), accesses of one bank frame with
+  different residues: the frame is what their indices share that the schedule cannot
+  see (loop-invariant variables times a coefficient that is no multiple of F, the
+  iteration count in a pipeline), the residue the known rest mod F, so two accesses on
+  one port never reach one bank. An index the schedule cannot read takes a port of
+  every bank. (Counting 2F ports per array, as before, let one iteration's copies put
+  more than two accesses on one bank in a cycle: `p[i]` read four times by each copy.)
 * Operations chain within a cycle while the accumulated delay stays within the
   clock budget (period minus 12.5 % uncertainty); otherwise a register is inserted.
 * An innermost `For` is pipelined: depth D = its body's schedule length, II = max(1,
@@ -30,7 +38,8 @@ An optional `emitter` (`schedule_kernel(..., emitter=...)`) is told about every 
 the schedule creates, with its cycle, so a backend (the built-in RTL) builds exactly the
 scheduled datapath: `emitter.region(path, role)` returns a per-region listener (or None)
 whose `const/var/op/load/store/assign/ret/condition` methods see each event in program
-order (see `_Region`). The estimator passes none.
+order (see `_Region`); loads and stores also get the port and the (frame, residue) bank
+the schedule gave them. The estimator passes none.
 
 Statement paths: a top-level statement i has path (i,); statement j of the body of
 the loop at p has p + (j,); statement j of the then/else branch of the `if` at p has
@@ -58,6 +67,7 @@ COMPUTE_ENTER_CYCLES = 1  # last load phase (or start) -> compute
 DONE_CYCLES = 1  # the state asserting ap_done / ap_ready / interrupt
 MAX_BURST_BEATS = 256  # AXI4 INCR burst limit
 RAM_PORTS = 2  # every RAM is true dual-port (a cyclic-partitioned array: 2 per bank)
+OPAQUE = "opaque"  # bank frame of an access whose bank nothing bounds (it may hit any bank)
 BURST_BOUNDARY = 4096  # AXI bursts never cross a 4 KB boundary
 BUFFER_ALIGNMENT = 4096  # pynq.allocate returns page-aligned CMA buffers
 STREAM_BITS = 64  # TDATA of an AXI-Stream chain: the array's bytes in DDR order (partition_ops.h)
@@ -160,6 +170,7 @@ class RamInfo:
     per_word: int  # elements per RAM word (> 1 when packed)
     cost: tables.RamCost
     sites: int = 0  # access operations in the compute schedule
+    banks: int = 1  # cyclic partitioning factor F: bank b holds the elements i with i mod F == b
 
 
 @dataclass
@@ -218,6 +229,41 @@ def ram_geometry(name: str, dt: DType, elems: int, kind: str, bus_bits: int) -> 
     return RamInfo(ram_name, name, kind, eb, elems, depth, width, per_word, tables.ram_cost(depth, width))
 
 
+@dataclass(frozen=True)
+class BankGeometry:
+    """One bank of a cyclic-partitioned array (F banks): bank b holds the elements i with
+    i mod F == b, Q of them a word (buffers packed like the bus words, so one bus beat is a
+    word of each bank; else one element a word): element i is lane (i / F) mod Q of word
+    i / (F Q) of bank i mod F."""
+
+    f: int
+    q: int
+    elem_bits: int
+    width: int
+    depth: int
+    aw: int
+    nb: int  # write lanes (bytes of a buffer word; 1 for a local array)
+
+    @property
+    def lbf(self) -> int:
+        return self.f.bit_length() - 1
+
+    @property
+    def lbq(self) -> int:
+        return self.q.bit_length() - 1
+
+
+def bank_geometry(ram: RamInfo, bus_bits: int) -> BankGeometry:
+    """The banks of `ram` (its `banks` set) with a `bus_bits` m_axi: what the built-in RTL
+    builds and the variants' resource estimate costs."""
+    f, eb = ram.banks, ram.elem_bits
+    q = max(1, bus_bits // eb // f) if ram.kind == "buffer" else 1
+    width = q * eb
+    depth = max(1, math.ceil(ram.elems / (f * q)))
+    nb = width // 8 if ram.kind == "buffer" else 1
+    return BankGeometry(f, q, eb, width, depth, max(1, (depth - 1).bit_length()), nb)
+
+
 def _contains_loop(stmts: list[ir.Stmt]) -> bool:
     return any(isinstance(s, ir.For) for s in ir.walk_stmts(stmts))
 
@@ -256,12 +302,12 @@ class _Ctx:
         clock_mhz: float,
         bus_bits: int,
         emitter=None,
-        ports: dict[str, int] | None = None,
+        banks: dict[str, int] | None = None,
         sequential: frozenset[str] = frozenset(),
     ):
         self.kernel = kernel
         self.emitter = emitter
-        self.array_ports = dict(ports or {})  # array -> RAM ports (default RAM_PORTS)
+        self.banks = {a: f for a, f in (banks or {}).items() if f > 1}  # array -> cyclic factor F
         self.sequential = sequential  # labels of innermost loops that are not pipelined
         self.family = family
         self.clock = clock_mhz
@@ -274,6 +320,12 @@ class _Ctx:
         for a in kernel.locals:
             kind = "rom" if a.init is not None and not self._stored(a.name) else "local"
             self.rams[a.name] = ram_geometry(a.name, a.dtype, a.size, kind, bus_bits)
+        for a, f in self.banks.items():
+            if f & (f - 1) or f > self.rams[a].elems:
+                raise ValueError(
+                    f"array {a}: {f} banks (a power of two, at most its {self.rams[a].elems} elements)"
+                )
+            self.rams[a].banks = f
         self.var_types: dict[str, DType] = dict(kernel.scalars)
         for p in kernel.scalar_params:
             self.var_types.setdefault(p.name, p.dtype)
@@ -305,7 +357,8 @@ class _Ctx:
         return any(isinstance(s, ir.Store) and s.array == name for s in ir.walk_stmts(self.kernel.body))
 
     def port_count(self, array: str) -> int:
-        return self.array_ports.get(array, RAM_PORTS)
+        """RAM ports of `array`: two, or two per bank of a partitioned array."""
+        return RAM_PORTS * self.banks.get(array, 1)
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -376,6 +429,10 @@ def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: st
 # -------------------------------------------------------------- regions
 
 
+class _PortsFull(Exception):
+    """Every slot of a pipeline's II has its ports on this array taken: the II must grow."""
+
+
 class _Region:
     """Schedules straight-line code: one FSM statement, or one pipelined loop iteration."""
 
@@ -388,7 +445,15 @@ class _Region:
         self.vals: list[_Val] = []
         self.avail: dict[str, _Val] = {}
         self.first_read: dict[str, int] = {}
-        self.ports: dict[tuple[str, int], int] = defaultdict(int)
+        # per (array, cycle or pipeline slot): the RAM ports in use, each [bank frame, banks taken]
+        self.ports: dict[tuple[str, int], list[list]] = defaultdict(list)
+        # variables an iteration writes: a bank that depends on them is not common to the
+        # iterations in flight
+        self.written = (
+            {x.var for x in ir.walk_stmts(loop.body) if isinstance(x, ir.Assign)} | {loop.var}
+            if loop is not None
+            else set()
+        )
         self.accesses: list[_Access] = []
         self.commit = 0
         self.guard: _Val | None = None
@@ -481,13 +546,65 @@ class _Region:
             self.emit.var(name, v)
         return v
 
-    def _reserve_port(self, array: str, cycle: int) -> int:
+    def _bank(self, array: str, aff, cycle: int) -> tuple[tuple, int] | None:
+        """(frame, residue) of an access to `array` issued in `cycle`, None when unknown.
+
+        A cyclic-partitioned array's bank is the flat index mod F. Accesses in one frame
+        see the same unknown part (the loop-invariant symbols, the iteration count), so
+        their banks are (common + residue) mod F: different residues, different banks. The
+        frame () is the static one (residue = the bank). In a pipeline, an access `q`
+        stages deep belongs to the iteration issued q x II cycles earlier, whose loop
+        variable is q x step smaller. An unpartitioned array is one bank, frame ()."""
+        f = self.ctx.banks.get(array, 1)
+        if f == 1:
+            return ((), 0)
+        if aff is None:
+            return None
+        coef, off, syms = aff
+        terms = []
+        dyn = 0
+        if self.ii and self.loop is not None:
+            lp = self.loop
+            if isinstance(lp.start, ir.Const) and not isinstance(lp.start.value, bool):
+                off += coef * int(lp.start.value)
+            elif coef % f:
+                terms.append(("<start>", coef % f))
+            dyn = coef * lp.step % f
+            off -= coef * lp.step * (cycle // self.ii)
+        elif coef % f:
+            return None
+        for name, c in syms:
+            if c % f:
+                if name in self.written:
+                    return None
+                terms.append((name, c % f))
+        return ((dyn, tuple(terms)) if dyn or terms else (), off % f)
+
+    def _reserve_port(self, array: str, cycle: int, aff=None) -> tuple[int, int, tuple | None]:
+        """The first cycle from `cycle` with a free port for this access: (cycle, port, bank).
+
+        Each RAM port of an array serves, in one cycle (pipeline slot), accesses of one bank
+        frame with different residues (a partitioned array: up to F, each on its own bank;
+        an access of unknown bank takes a port of every bank), so the accesses sharing a
+        cycle never meet on one bank's port. An unpartitioned array: two accesses a cycle."""
+        f = self.ctx.banks.get(array, 1)
+        tries = 0
         while True:
             slot = cycle % self.ii if self.ii else cycle
-            if self.ports[(array, slot)] < self.ctx.port_count(array):
-                self.ports[(array, slot)] += 1
-                return cycle
+            bank = self._bank(array, aff, cycle)
+            ports = self.ports[(array, slot)]
+            frame = OPAQUE if bank is None else bank[0]
+            for p, (fr, taken) in enumerate(ports):
+                if bank is not None and fr == frame and bank[1] not in taken:
+                    taken.add(bank[1])
+                    return cycle, p, bank
+            if len(ports) < RAM_PORTS:
+                ports.append([frame, set(range(f)) if bank is None else {bank[1]}])
+                return cycle, len(ports) - 1, bank
             cycle += 1
+            tries += 1
+            if self.ii and tries >= self.ii:
+                raise _PortsFull(array)
 
     # ---- expressions
     def expr(self, e: ir.Expr) -> _Val:
@@ -710,7 +827,7 @@ class _Region:
         self.ctx.read_lanes(e.array, e.index)
         c, _t = self._start(addr)
         c = max(c, self._order_after(e.array, "load", aff))
-        c = self._reserve_port(e.array, c)
+        c, port, bank = self._reserve_port(e.array, c, aff)
         cost = tables.mem_cost("load", self.ctx.family)
         if ram.per_word > 1:
             lut_ns, _ = tables.lut_level(self.ctx.family)
@@ -721,7 +838,7 @@ class _Region:
             )  # fmt: skip
         v = self._record(e, "load", ram.elem_bits, cost, addr, c, 0.0, c + cost.latency, cost.out_ns, e.array)
         if self.emit is not None:
-            self.emit.load(e, addr, v, c)
+            self.emit.load(e, addr, v, c, port=port, bank=bank)
         self.accesses.append(_Access("load", e.array, c, aff, self.order))
         self.order += 1
         return v
@@ -775,12 +892,12 @@ class _Region:
         aff = flat_affine(s.index, self.ctx.kernel.array_shape(s.array), self.loop.var if self.loop else None)
         c, _t = self._start(deps)
         c = max(c, self._order_after(s.array, "store", aff))
-        c = self._reserve_port(s.array, c)
+        c, port, bank = self._reserve_port(s.array, c, aff)
         cost = tables.mem_cost("store", self.ctx.family)
         ram = self.ctx.rams[s.array]
         self._record(s, "store", ram.elem_bits, cost, deps, c, 0.0, c, 0.0, s.array)
         if self.emit is not None:
-            self.emit.store(s, addr, val, self.guard, c)
+            self.emit.store(s, addr, val, self.guard, c, port=port, bank=bank)
         self.accesses.append(_Access("store", s.array, c, aff, self.order))
         self.order += 1
         self.commit = max(self.commit, c + 1)
@@ -995,9 +1112,15 @@ class _Scheduler:
         for _ in range(64):
             ctx.writers = defaultdict(int, writers_before)
             r = _Region(ctx, ii=ii, loop=s)
-            for j, st in enumerate(s.body):
-                r.owner = j
-                r.stmt(st)
+            try:
+                for j, st in enumerate(s.body):
+                    r.owner = j
+                    r.stmt(st)
+            except _PortsFull:
+                # the accesses of one array do not fit the ports of II cycles (their banks
+                # may meet): one more cycle per iteration
+                ii = mem_ii = ii + 1
+                continue
             reasons = {"memory": mem_ii, "unit": r.unit_ii}
             rec = 1
             for var, first in r.first_read.items():
@@ -1083,18 +1206,19 @@ def schedule_kernel(
     bus_bits: int = 32,
     emitter: Any = None,
     *,
-    ports: dict[str, int] | None = None,
+    banks: dict[str, int] | None = None,
     sequential: frozenset[str] = frozenset(),
 ) -> KernelSchedule:
     """The static schedule of `kernel` on a device `family` at `clock_mhz`.
 
     `emitter` (optional) is told every scheduled value (see the module docstring).
     Implementation variants (partition.estimate.variants) change two things, the
-    defaults being the base microarchitecture: `ports` gives an array more than
-    RAM_PORTS ports (a cyclic-partitioned array), and the innermost loops labelled
+    defaults being the base microarchitecture: `banks` cyclic-partitions an array into F
+    banks of RAM_PORTS ports each (accesses share a cycle only on different banks, see
+    `_Region._reserve_port`), and the innermost loops labelled
     in `sequential` run as FSM loops instead of pipelines."""
     tables._check_family(family)
-    ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter, ports, sequential)
+    ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter, banks, sequential)
     sch = _Scheduler(ctx)
     body, compute = sch.block(kernel.body, (), 1, "")
     for op in _all_ops(body):

@@ -24,7 +24,7 @@ from typing import Any
 
 from partition import ir
 from partition.dtypes import DType
-from partition.estimate.schedule import RamInfo, ScheduledOp
+from partition.estimate.schedule import BankGeometry, RamInfo, ScheduledOp, bank_geometry
 
 # --------------------------------------------------------------------- the graph
 
@@ -56,6 +56,8 @@ class Node:
     array: str | None = None
     dtype: DType | None = None
     rdata: str = ""  # loads: the RAM read-data signal of the port it uses
+    bank_rdata: list[str] = field(default_factory=list)  # loads of a partitioned array: per bank
+    bank_static: int | None = None  # ... the one bank it reads, when the schedule knows it
 
 
 @dataclass
@@ -72,6 +74,8 @@ class Access:
     node: Node | None = None  # the load's value
     elem_dtype: DType | None = None
     port: str = ""
+    plane: int = 0  # the schedule's port (a partitioned array: port `plane` of its banks)
+    bank: tuple | None = None  # the schedule's (frame, residue), None when any bank
 
 
 class Region:
@@ -160,21 +164,36 @@ class _RegionRecorder:
             latency=lat, node=node, op_kind=kind, role=role, operands=ops, dtype=dt,
         )  # fmt: skip
 
-    def load(self, e: ir.Load, addr: list[Any], v: Any, cycle: int) -> None:
+    def load(self, e: ir.Load, addr: list[Any], v: Any, cycle: int, port: int = 0, bank=None) -> None:
         dt = e.dtype
         a = self._flat(addr)
         n = self._node(
             v, kind="load", bits=_bits(dt), signed=dt.kind == "int", timing="comb", ready=cycle + 1,
             issue=cycle, node=e, array=e.array, operands=[a], dtype=dt,
         )  # fmt: skip
-        self.region.accesses.append(Access("load", e.array, self.region, cycle, a, node=n, elem_dtype=dt))
+        self.region.accesses.append(
+            Access("load", e.array, self.region, cycle, a, node=n, elem_dtype=dt, plane=port, bank=bank)
+        )
 
-    def store(self, s: ir.Store, addr: list[Any], val: Any, guard: Any, cycle: int) -> None:
+    def store(
+        self, s: ir.Store, addr: list[Any], val: Any, guard: Any, cycle: int, port: int = 0, bank=None
+    ) -> None:
         a = self._flat(addr)
         g = self._of(guard) if guard is not None else None
         dt = self.rec.kernel.array_dtype(s.array)
         self.region.accesses.append(
-            Access("store", s.array, self.region, cycle, a, data=self._of(val), guard=g, elem_dtype=dt)
+            Access(
+                "store",
+                s.array,
+                self.region,
+                cycle,
+                a,
+                data=self._of(val),
+                guard=g,
+                elem_dtype=dt,
+                plane=port,
+                bank=bank,
+            )
         )
 
     def _flat(self, addr: list[Any]) -> Node:
@@ -261,6 +280,7 @@ class Netlist:
         self.wire_memo: dict[tuple, str] = {}
         self.active = None  # set by the FSM builder: (region, cycle) -> Verilog condition
         self.var_value = None  # set by the FSM builder: (node, cycle) -> identifier or literal
+        self.bus_bits = 32  # m_axi data width (the packing of partitioned buffers' banks)
         self._n = 0
 
     # ---- naming and wires
@@ -550,6 +570,8 @@ class Netlist:
     def _load(self, n: Node) -> str:
         """The loaded element in the cycle after the access (the RAM's registered output)."""
         ram = self.rams[n.array]
+        if ram.banks > 1:
+            return self._bank_load(n, ram)
         rdata = n.rdata  # set by the port allocator
         c = n.ready
         if ram.per_word == 1:
@@ -572,6 +594,46 @@ class Netlist:
         shift = self.wire(lb + (eb - 1).bit_length(), f"{{{lane}, {lit(0, (eb - 1).bit_length())}}}")
         elem = self.wire(eb, f"{rdata}[{shift} +: {eb}]", _describe(n))
         return elem if n.bits == eb else self.wire(n.bits, f"{elem}[0]")
+
+    def bank_fields(self, flat: Node, cycle: int, g: BankGeometry) -> tuple[str, str, str]:
+        """(bank, word address in the bank, lane in the bank word) of element index `flat`
+        in `cycle`, as Verilog (the lane "" when a bank word holds one element)."""
+        total = g.lbf + g.lbq + g.aw
+        fl = self.at(flat, cycle)
+        wide = self.ident(
+            self._sized(fl, flat.bits, max(total, flat.bits), flat.signed), max(total, flat.bits)
+        )
+        bank = bit_slice(wide, g.lbf - 1, 0)
+        lane = bit_slice(wide, g.lbf + g.lbq - 1, g.lbf) if g.lbq else ""
+        word = bit_slice(wide, total - 1, g.lbf + g.lbq)
+        return bank, word, lane
+
+    def _bank_load(self, n: Node, ram: RamInfo) -> str:
+        """A load of a cyclic-partitioned array: the bank's read data (chosen by the index's
+        low bits where the schedule leaves the bank open), then the element's lane."""
+        g = bank_geometry(ram, self.bus_bits)
+        bank, _word, lane = self.bank_fields(n.operands[0], n.ready, g)
+        if n.bank_static is not None:
+            word = n.bank_rdata[n.bank_static]
+        else:
+            sel = self.ident(self.wire(g.lbf, bank), g.lbf)
+            expr = n.bank_rdata[-1]
+            for b in range(g.f - 2, -1, -1):
+                expr = f"({sel} == {lit(b, g.lbf)}) ? {n.bank_rdata[b]} : {expr}"
+            word = self.wire(g.width, expr, f"{n.array}: the bank of the index")
+        eb = ram.elem_bits
+        if g.q > 1:
+            shift = self.wire(g.lbq + (eb - 1).bit_length(), f"{{{lane}, {lit(0, (eb - 1).bit_length())}}}")
+            word = self.wire(eb, f"{word}[{shift} +: {eb}]", _describe(n))
+        elif g.width != eb:
+            word = self.wire(eb, bit_slice(word, eb - 1, 0))
+        if n.bits == eb:
+            return word
+        return self.wire(n.bits, bit_slice(word, n.bits - 1, 0), _describe(n))
+
+
+def bit_slice(sig: str, hi: int, lo: int) -> str:
+    return f"{sig}[{hi}:{lo}]" if hi > lo else f"{sig}[{lo}]"
 
 
 def _const_int(v: Any) -> int:

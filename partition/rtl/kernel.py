@@ -23,12 +23,25 @@ rules) state for state, so the estimated cycle count is what simulation measures
 Implementation variants (partition.estimate.variants) are built as their estimate assumes:
 the loops a variant leaves sequential become FSM loops (the schedule is told them), and the
 loops it unrolls are unrolled in the IR first (`unroll_kernel`), so the simulated cycles are
-again the variant's estimate. A variant that cyclic-partitions arrays into banks is beyond
-this backend (one dual-port RAM per array): `RtlVariantUnsupported` says so, and the plan
-builds the base variant instead. A wide burst variant (`wide64`, `wide128`) gets engines and
+again the variant's estimate. A wide burst variant (`wide64`, `wide128`) gets engines and
 an m_axi_gmem of its bus width: the schedule packs the buffers into words of that width,
 so one engine beat is one RAM word (elements wider than the bus, int64 on the 32-bit bus,
 take two beats a word).
+
+An array a variant cyclic-partitions by F (`unrollU`, `unrollU_wideW`) is F dual-port RAMs:
+bank b holds the elements i with i mod F == b (`bank_geometry`: a buffer's bank packs the
+elements of one bus beat that land in it, so a beat is one word of every bank when it holds
+at least F elements, and part of the banks otherwise; a local array or ROM, one element a
+word). The schedule (told the banks) gives every access a port and a bank frame: accesses
+sharing a cycle on one port are in one frame with different residues, so they reach
+different banks whatever the loop-invariant part of their index (fir_q15's x[n - k - m]);
+the RTL drives port p of the bank the index's low bits select (the only bank, for a static
+frame) and picks the read data back by the same bits one cycle later. The load phase
+scatters each beat into the banks, the store phase gathers it from them (a registered bank
+group selects the read data when a beat spans part of the banks), and the re-initialisation
+of a partitioned local writes its even and odd elements through ports a and b of their
+banks, two elements a cycle as in the base variant; so transfer and init cycles are the
+base formulas and a call again takes the variant's estimate.
 
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
@@ -45,11 +58,11 @@ from partition.boards import Board
 from partition.codegen import template_env
 from partition.dtypes import DType
 from partition.errors import PartitionError
-from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, schedule_kernel
+from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, bank_geometry, schedule_kernel
 from partition.estimate.variants import BASE, Directives, estimate_variant, unroll_kernel
 from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
-from partition.rtl.datapath import Netlist, Node, Recorder, Region, lit, resize, word_address_bits
+from partition.rtl.datapath import Netlist, Node, Recorder, Region, bit_slice, lit, resize, word_address_bits
 
 BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
 STREAM_REASON = "the built-in RTL moves arrays through m_axi burst engines only (the Vitis HLS C++ streams)"
@@ -158,20 +171,23 @@ class _Builder:
         board: Board,
         sequential: frozenset[str] = frozenset(),
         bus_bits: int = BUS_BITS,
+        banks: dict[str, int] | None = None,
     ):
         self.k = kernel
         self.board = board
         self.bus = bus_bits
         self.rec = Recorder(kernel)
         self.sched = schedule_kernel(
-            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, emitter=self.rec, sequential=sequential
-        )
+            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, emitter=self.rec, banks=banks,
+            sequential=sequential,
+        )  # fmt: skip
         self.rmap = register_map(kernel)
         self.ctrl_map = self.rmap
         self.rams: dict[str, RamInfo] = self.sched.rams
         self.net = Netlist(kernel, self.rams)
         self.net.active = self.active
         self.net.var_value = self.var_value
+        self.net.bus_bits = bus_bits
         self.allocate_ports()
         self.states: list[State] = []
         self.region_states: dict[int, list[State]] = {}
@@ -461,6 +477,9 @@ class _Builder:
                 slot = acc.cycle % region.ii if region.role == "body" else acc.cycle
                 groups.setdefault((acc.array, id(region), slot), []).append(acc)
         for key in sorted(groups, key=lambda k: (k[0], k[1], k[2])):
+            if self.rams[key[0]].banks > 1:
+                self.bank_ports(groups[key])
+                continue
             accs = sorted(groups[key], key=lambda a: a.kind != "store")
             if len(accs) > 2:
                 raise AssertionError(f"more than two accesses to {key[0]} in one cycle")
@@ -469,15 +488,224 @@ class _Builder:
                 if acc.kind == "load":
                     acc.node.rdata = f"{self.ram_sig(acc.array)}_{port}_rdata"
 
-    def ram_sig(self, array: str) -> str:
-        return f"{array}_buf" if self.rams[array].kind == "buffer" else f"loc_{array}"
+    def bank_ports(self, accs: list) -> None:
+        """The accesses of one cycle (pipeline slot) to a partitioned array take the ports the
+        schedule gave them: port p of the bank the index selects. The schedule put on one
+        port only accesses of one bank frame with different residues, so they never meet
+        on a bank; an access whose bank is static drives that bank's port only."""
+        seen: dict[int, tuple] = {}
+        for acc in accs:
+            frame = "any" if acc.bank is None else acc.bank[0]
+            res = set(range(self.rams[acc.array].banks)) if acc.bank is None else {acc.bank[1]}
+            fr, taken = seen.get(acc.plane, (frame, set()))
+            if fr != frame or taken & res:
+                raise AssertionError(f"two accesses to {acc.array} may meet on a bank's port {acc.plane}")
+            seen[acc.plane] = (fr, taken | res)
+            acc.port = "ab"[acc.plane]
+            if acc.kind == "load":
+                g = bank_geometry(self.rams[acc.array], self.bus)
+                acc.node.bank_rdata = [f"{self.ram_sig(acc.array, b)}_{acc.port}_rdata" for b in range(g.f)]
+                acc.node.bank_static = _static_bank(acc)
 
-    def port(self, array: str, p: str) -> Port:
-        return self.ports.setdefault((array, p), Port())
+    def ram_sig(self, array: str, bank: int | None = None) -> str:
+        base = f"{array}_buf" if self.rams[array].kind == "buffer" else f"loc_{array}"
+        return base if bank is None else f"{base}_b{bank}"
+
+    def port(self, array: str, p: str, bank: int | None = None) -> Port:
+        return self.ports.setdefault((array if bank is None else f"{array}#{bank}", p), Port())
+
+    def bank_access(self, acc) -> None:
+        """Drive port acc.port of the bank(s) an access to a partitioned array may reach."""
+        ram = self.rams[acc.array]
+        g = bank_geometry(ram, self.bus)
+        act = self.active(acc.region, acc.cycle)
+        bank, word, lane = self.net.bank_fields(acc.addr, acc.cycle, g)
+        addr = self.net.wire(g.aw, word) if word[-1] == "]" else word
+        static = _static_bank(acc)
+        if acc.kind == "load":
+            we, wdata, we_on = lit(0, g.nb), lit(0, g.width), None
+        else:
+            val = self._store_value(acc, ram.elem_bits)
+            we_on = act if acc.guard is None else f"{act} && {self.net.truth(acc.guard, acc.cycle)}"
+            if g.q > 1:
+                wdata = self.net.wire(g.width, f"{{{g.q}{{{val}}}}}")
+                per = ram.elem_bits // 8
+                sh = (
+                    lane
+                    if per == 1
+                    else self.net.wire(
+                        g.lbq + (per - 1).bit_length(), f"{{{lane}, {lit(0, (per - 1).bit_length())}}}"
+                    )
+                )
+                we = f"({lit((1 << per) - 1, g.nb)} << {sh})"
+            else:
+                wdata, we = val, lit((1 << g.nb) - 1, g.nb)
+        for b in range(g.f) if static is None else (static,):
+            hit = act if static is not None else self.net.wire(1, f"{act} && ({bank} == {lit(b, g.lbf)})")
+            if we_on is None:
+                we_b = lit(0, g.nb)
+            else:
+                on = we_on if static is not None else f"({we_on}) && ({bank} == {lit(b, g.lbf)})"
+                we_b = self.net.wire(g.nb, f"({on}) ? {we} : {lit(0, g.nb)}")
+            self.port(acc.array, acc.port, b).sources.append((hit, addr, we_b, wdata))
+
+    def _store_value(self, acc, eb: int) -> str:
+        """The stored element as the `eb` bits the RAM keeps of it."""
+        data = self.net.at(acc.data, acc.cycle)
+        dt = acc.elem_dtype
+        val = self.net._sized(data, acc.data.bits, _bits(dt), acc.data.signed)
+        if dt.is_bool and acc.data.bits > 1:
+            val = self.net.wire(1, f"|{data}")
+        if eb != _bits(dt):
+            val = self.net._sized(val, _bits(dt), eb, False)
+        return val
+
+    # ---- partitioned arrays: the phases' ports and the bank RAMs
+    def engine_address_bits(self, array: str) -> int:
+        """Address bits of the engines' beat counter for `array`'s transfer."""
+        ram = self.rams[array]
+        if ram.banks == 1:
+            return word_address_bits(ram) + (ram.width // self.bus - 1)
+        g = bank_geometry(ram, self.bus)
+        shift, _split = self._beat_split(g)
+        beats = math.ceil(ram.elems * ram.elem_bits / self.bus)
+        return max(shift + g.aw, (beats - 1).bit_length(), 1)
+
+    def _beat_split(self, g) -> tuple[int, str]:
+        """How a bus beat t maps onto the banks: (low bits of t below the bank word address,
+        kind): "half" (an element is two beats, low half first: bank (t / 2) mod F), "all"
+        (a beat is one word of every bank), "group" (a beat holds P < F elements: the banks
+        (t mod F/P) P .. + P - 1)."""
+        if g.elem_bits > self.bus:
+            return g.lbf + 1, "half"
+        per = self.bus // g.elem_bits
+        if per >= g.f:
+            return 0, "all"
+        return (g.f // per).bit_length() - 1, "group"
+
+    def _beats(self, array: str, beat: str) -> tuple:
+        """(bank geometry, `_beat_split`, the banks' word address from engine beat `beat`)."""
+        g = bank_geometry(self.rams[array], self.bus)
+        shift, kind = self._beat_split(g)
+        return g, shift, kind, bit_slice(beat, shift + g.aw - 1, shift)
+
+    def bank_load_port(self, array: str, act: str) -> None:
+        """The load phase scatters each beat into the banks (port a): bank b takes the
+        elements i with i mod F == b."""
+        net, bus = self.net, self.bus
+        g, shift, kind, addr = self._beats(array, "rd_addr")
+        eb = g.elem_bits
+        en = f"{act} && rd_we"
+        full = lit((1 << g.nb) - 1, g.nb)
+        for b in range(g.f):
+            if kind == "half":
+                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', g.lbf, 1)} == {lit(b, g.lbf)})")
+                lanes = net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
+                data = net.wire(64, "{2{rd_wdata}}")
+            elif kind == "all":
+                hit, lanes = en, full
+                parts = [
+                    bit_slice("rd_wdata", (b + g.f * q) * eb + eb - 1, (b + g.f * q) * eb) for q in range(g.q)
+                ]
+                data = net.wire(g.width, parts[0] if g.q == 1 else "{" + ", ".join(reversed(parts)) + "}")
+            else:
+                per = bus // eb
+                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', shift - 1, 0)} == {lit(b // per, shift)})")
+                lanes = full
+                data = net.wire(eb, bit_slice("rd_wdata", (b % per) * eb + eb - 1, (b % per) * eb))
+            we = net.wire(g.nb, f"({hit}) ? {lanes} : {lit(0, g.nb)}")
+            self.port(array, "a", b).sources.append((hit, addr, we, data))
+
+    def bank_store_port(self, array: str, act: str) -> tuple[str, int]:
+        """The store phase reads every bank at the beat's word (port a) and gathers the beat
+        from them: (its read data, beats per RAM word as `sub`)."""
+        net, bus = self.net, self.bus
+        g, shift, kind, addr = self._beats(array, "wr_addr")
+        eb = g.elem_bits
+        en = f"{act} && wr_re"
+        for b in range(g.f):
+            self.port(array, "a", b).sources.append((en, addr, lit(0, g.nb), lit(0, g.width)))
+        rd = [f"{self.ram_sig(array, b)}_a_rdata" for b in range(g.f)]
+        if kind == "all":
+            per = bus // eb
+            parts = [bit_slice(rd[j % g.f], (j // g.f) * eb + eb - 1, (j // g.f) * eb) for j in range(per)]
+            return net.wire(bus, "{" + ", ".join(reversed(parts)) + "}", f"{array}: a beat from the banks"), 1
+        # the bank group of the beat being read, for the read data of the next cycle
+        sel_bits = g.lbf if kind == "half" else shift
+        sel = self.reg(f"wsel_{array}", sel_bits)
+        self.write(
+            sel, en, bit_slice("wr_addr", g.lbf, 1) if kind == "half" else bit_slice("wr_addr", shift - 1, 0)
+        )
+        if kind == "half":
+            options = rd
+        else:
+            per = bus // eb
+            options = [
+                "{" + ", ".join(bit_slice(rd[grp * per + j], eb - 1, 0) for j in reversed(range(per))) + "}"
+                for grp in range(g.f // per)
+            ]
+        expr = options[-1]
+        for i in range(len(options) - 2, -1, -1):
+            expr = f"({sel} == {lit(i, sel_bits)}) ? {options[i]} : {expr}"
+        width = 64 if kind == "half" else bus
+        return net.wire(width, expr, f"{array}: a beat from the banks"), 2 if kind == "half" else 1
+
+    def bank_init_port(self, array: str, port: str, off: int, cb: int, ok: str, data: str) -> None:
+        """Initialisation of a partitioned local array: element 2 init_i + off (port a: even,
+        b: odd) is in bank (2 init_i + off) mod F, word init_i / (F / 2)."""
+        net = self.net
+        g = bank_geometry(self.rams[array], self.bus)
+        lo = g.lbf - 1  # bits of init_i that pick the bank among the even (odd) ones
+        if cb > lo:
+            word = net._sized(net.wire(cb - lo, bit_slice("init_i", cb - 1, lo)), cb - lo, g.aw, False)
+        else:
+            word = lit(0, g.aw)
+        if lo:
+            sel = net._sized("init_i", cb, lo, False) if cb <= lo else bit_slice("init_i", lo - 1, 0)
+        for b in range(off, g.f, 2):
+            hit = ok if lo == 0 else net.wire(1, f"{ok} && ({sel} == {lit(b >> 1, lo)})")
+            self.port(array, port, b).sources.append((hit, word, hit, data))
+
+    def bank_instances(self, array: str) -> tuple[list[dict], list[dict]]:
+        """The bank RAMs (or ROMs) of a partitioned array: instance and ROM module records."""
+        ram = self.rams[array]
+        g = bank_geometry(ram, self.bus)
+        insts, roms = [], []
+        for b in range(g.f):
+            sig = self.ram_sig(array, b)
+            inst = {"sig": sig, "width": g.width, "nb": g.nb, "depth": g.depth, "aw": g.aw, "ports": {}}
+            for p in "ab":
+                srcs = self.ports.get((f"{array}#{b}", p), Port()).sources
+                inst["ports"][p] = _port_exprs(self.net, srcs, g.aw, g.nb, g.width)
+            inst["rom"] = ram.kind == "rom"
+            if inst["rom"]:
+                local = next(a for a in self.k.locals if a.name == array)
+                inst["module"] = f"{self.k.name}_rom_{array}_b{b}"
+                roms.append(
+                    {
+                        "module": inst["module"],
+                        "array": f"{array} (bank {b} of {g.f}: elements {b}, {b + g.f}, ...)",
+                        "dtype": local.dtype.name,
+                        "shape": " x ".join(str(d) for d in local.shape),
+                        "width": g.width,
+                        "depth": g.depth,
+                        "aw": g.aw,
+                        "words": [lit(_const_word(x, local.dtype), g.width) for x in local.init[b :: g.f]],
+                    }
+                )
+            else:
+                inst["module"] = f"{self.k.name}_ram_be"
+            inst["kind"] = f"{ram.kind}, bank {b} of {g.f} (elements i with i mod {g.f} == {b})"
+            inst["impl"] = ram.cost.impl
+            insts.append(inst)
+        return insts, roms
 
     def access_sources(self) -> None:
         for acc in self.accesses:
             ram = self.rams[acc.array]
+            if ram.banks > 1:
+                self.bank_access(acc)
+                continue
             act = self.active(acc.region, acc.cycle)
             aw = word_address_bits(ram)
             nb = _lanes(ram)
@@ -493,14 +721,8 @@ class _Builder:
             if acc.kind == "load":
                 self.port(acc.array, acc.port).sources.append((act, addr, lit(0, nb), lit(0, ram.width)))
                 continue
-            data = self.net.at(acc.data, acc.cycle)
             eb = ram.elem_bits
-            dt = acc.elem_dtype
-            val = self.net._sized(data, acc.data.bits, _bits(dt), acc.data.signed)
-            if dt.is_bool and acc.data.bits > 1:
-                val = self.net.wire(1, f"|{data}")
-            if eb != _bits(dt):
-                val = self.net._sized(val, _bits(dt), eb, False)
+            val = self._store_value(acc, eb)
             we_on = act if acc.guard is None else f"{act} && {self.net.truth(acc.guard, acc.cycle)}"
             if ram.per_word > 1:
                 wdata = self.net.wire(ram.width, f"{{{ram.per_word}{{{val}}}}}")
@@ -526,8 +748,9 @@ class _Builder:
             self.port(acc.array, acc.port).sources.append((act, addr, we, wdata))
 
 
-def _slice(sig: str, hi: int, lo: int) -> str:
-    return f"{sig}[{hi}:{lo}]" if hi > lo else f"{sig}[{lo}]"
+def _static_bank(acc) -> int | None:
+    """The bank an access always reaches (the schedule's static frame), else None."""
+    return acc.bank[1] if acc.bank is not None and acc.bank[0] == () else None
 
 
 def _bits(dt: DType) -> int:
@@ -566,8 +789,8 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
 
     `directives`: the implementation variant to build (None: base). Raises
     RtlUnsupported (a PartitionError) for kernels the backend cannot build, and
-    RtlVariantUnsupported for a variant it cannot build (cyclic partitioning, an m_axi
-    width other than 32, 64 or 128 bits)."""
+    RtlVariantUnsupported for a variant it cannot build (an m_axi width other than 32, 64
+    or 128 bits)."""
     d = directives or Directives(BASE)
     _check(kernel, board)
     bus = d.bus(board)
@@ -576,15 +799,9 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
             f"kernel {kernel.name}: variant {d.name} has a {bus}-bit m_axi; the built-in RTL's burst "
             f"engines move {', '.join(map(str, shells.ENGINE_DATA_BITS))}-bit words"
         )
-    if d.partition:
-        arrays = ", ".join(f"{a} (×{f})" for a, f in d.partition)
-        raise RtlVariantUnsupported(
-            f"kernel {kernel.name}: variant {d.name} splits {arrays} into cyclic banks; the built-in RTL "
-            "keeps one dual-port RAM per array (the Vitis HLS C++ carries the partitioning)"
-        )
     built = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
     State._n = 0
-    b = _Builder(built, board, frozenset(d.sequential), bus)
+    b = _Builder(built, board, frozenset(d.sequential), bus, dict(d.partition))
     try:
         est: int | None = estimate_variant(kernel, board, d).cycles
     except PartitionError:
@@ -630,23 +847,27 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first.
     bus = b.bus
     len_w = shells.len_bits_for(max([p.nbytes for p in k.arrays] or [1]))
-    eng_aw = max([word_address_bits(rams[p.name]) + (rams[p.name].width // bus - 1) for p in k.arrays] or [1])
+    eng_aw = max([b.engine_address_bits(p.name) for p in k.arrays] or [1])
     engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
     for i, p in enumerate(loads):
         ram = rams[p.name]
+        prev = start if i == 0 else ld_states[i - 1]
+        when = prev.ref if i == 0 else f"({prev.ref} && rd_done)"
+        if ram.banks > 1:
+            b.bank_load_port(p.name, ld_states[i].ref)
+            engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
+            continue
         sub = ram.width // bus
         assert ram.width % bus == 0 and sub in (1, 2) and (sub == 1 or bus == 32), (p.name, ram.width, bus)
         aw = word_address_bits(ram)
         act = ld_states[i].ref
-        addr = _slice("rd_addr", aw + sub - 2, sub - 1)
+        addr = bit_slice("rd_addr", aw + sub - 2, sub - 1)
         lanes = (
             lit((1 << (bus // 8)) - 1, bus // 8) if sub == 1 else net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
         )
         we = net.wire(_lanes(ram), f"({act} && rd_we) ? {lanes} : {lit(0, _lanes(ram))}")
         wdata = "rd_wdata" if sub == 1 else net.wire(64, "{2{rd_wdata}}")
         b.port(p.name, "a").sources.append((f"{act} && rd_we", addr, we, wdata))
-        prev = start if i == 0 else ld_states[i - 1]
-        when = prev.ref if i == 0 else f"({prev.ref} && rd_done)"
         engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
     for i, p in enumerate(stores):
         ram = rams[p.name]
@@ -655,15 +876,21 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         prev = post if i == 0 else st_states[i - 1]
         when = prev.ref if i == 0 else f"({prev.ref} && wr_done)"
         act = f"({st_states[i].ref} || {when})"
-        addr = _slice("wr_addr", aw + sub - 2, sub - 1)
-        b.port(p.name, "a").sources.append((f"{act} && wr_re", addr, lit(0, _lanes(ram)), lit(0, ram.width)))
+        if ram.banks > 1:
+            rdata, sub = b.bank_store_port(p.name, act)
+        else:
+            addr = bit_slice("wr_addr", aw + sub - 2, sub - 1)
+            b.port(p.name, "a").sources.append(
+                (f"{act} && wr_re", addr, lit(0, _lanes(ram)), lit(0, ram.width))
+            )
+            rdata = f"{b.ram_sig(p.name)}_a_rdata"
         engine["stores"].append(
             {
                 "when": when,
                 "base": f"arg_{p.name}",
                 "nbytes": lit(p.nbytes, len_w),
                 "sel": st_states[i].ref,
-                "rdata": f"{b.ram_sig(p.name)}_a_rdata",
+                "rdata": rdata,
                 "sub": sub,
             }
         )
@@ -690,7 +917,10 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
                 addr = net._sized(idx, cb + 1, aw, False)
                 ok = net.wire(1, f"{st.ref} && ({{1'b0, {idx}}} < {lit(ram.depth, cb + 2)})")
                 data = f"{fn}({addr})" if any(words) else lit(0, ram.width)
-                b.port(a.name, port).sources.append((ok, addr, ok, data))
+                if ram.banks > 1:
+                    b.bank_init_port(a.name, port, off, cb, ok, data)
+                else:
+                    b.port(a.name, port).sources.append((ok, addr, ok, data))
         net.assigns.append("assign init_last = " + " | ".join(lasts) + ";")
         net.decls.append("wire init_last;")
         b.write("init_i", start.ref, lit(0, cb))
@@ -730,6 +960,11 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     roms = []
     for arr_name in [p.name for p in k.arrays] + [a.name for a in k.locals]:
         ram = rams[arr_name]
+        if ram.banks > 1:
+            insts, bank_roms = b.bank_instances(arr_name)
+            ram_list += insts
+            roms += bank_roms
+            continue
         sig = b.ram_sig(arr_name)
         aw = word_address_bits(ram)
         nb = _lanes(ram)
