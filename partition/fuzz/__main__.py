@@ -11,6 +11,7 @@ a temporary folder (or --work); the files of failing cases are kept and their fo
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import shutil
 import sys
@@ -22,6 +23,12 @@ from partition.codegen import render
 from partition.fuzz import rtlsim, run
 from partition.fuzz.gen import describe, generate
 from partition.fuzz.run import Summary, fuzz
+
+
+def _variant_order(name: str) -> tuple:
+    """base, seq, unrolled, then the same at 64 and at 128 bits."""
+    bits, unroll = re.search(r"wide(\d+)", name), re.search(r"unroll(\d+)", name)
+    return (name != "base", int(bits[1]) if bits else 0, name != "seq", int(unroll[1]) if unroll else 0, name)
 
 
 def report_context(s: Summary, command: str, batch: int) -> dict:
@@ -51,7 +58,7 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
     minutes = s.seconds / 60 if s.seconds else 0
     built = [r for r in results if r.rtl_variant]
     variants = []
-    for name in sorted({r.rtl_variant for r in built}, key=lambda v: (v != "base", len(v), v)):
+    for name in sorted({r.rtl_variant for r in built}, key=_variant_order):
         mine = [r for r in built if r.rtl_variant == name]
         variants.append(
             {
