@@ -2,8 +2,9 @@
 translation, and its generator's contract (deterministic, valid Python, mostly accepted).
 
 The CI run is 300 seeded cases through Python and C simulation, about a third of the
-integer ones (at least 50) also through RTL simulation under Icarus Verilog; `make fuzz`
-runs more. A Hypothesis-driven test draws kernels through the same generator (Hypothesis
+integer ones (at least 50) also through RTL simulation under Icarus Verilog, in variants and
+for boards drawn by seed (seq and the 64- and 128-bit burst variants among them); `make
+fuzz` runs more. A Hypothesis-driven test draws kernels through the same generator (Hypothesis
 chooses, and would shrink a failing kernel) and compares Python with the IR interpreter.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from partition.boards import load_board
+from partition.estimate.variants import candidate_directives
 from partition.frontend import Rejected, translate
 from partition.fuzz import csim, golden, rtlsim, run
 from partition.fuzz.__main__ import main as fuzz_main
@@ -60,13 +63,38 @@ def test_ci_fuzz_run_agrees_everywhere(ci_run: run.Summary):
     assert s.count(lambda r: r.status == "accepted") >= 255  # ... that the frontend mostly takes
     assert s.through("csim") >= 255
     assert s.through("rtl") >= 50
-    seq = s.count(lambda r: r.stages.get("rtl") == "pass" and r.rtl_variant == "seq")
-    assert seq >= 10  # the seq variant (loops as FSMs) agrees with Python too
+    passed = Counter(r.rtl_variant for r in s.results if r.stages.get("rtl") == "pass")
+    # the seq variant (loops as FSMs) and the burst variants (m_axi of 64 and 128 bits, on
+    # pynq-z2 and kv260) agree with Python too
+    assert passed["seq"] >= 5, passed
+    assert sum(n for v, n in passed.items() if v.endswith("wide64")) >= 2, passed
+    assert sum(n for v, n in passed.items() if v.endswith("wide128")) >= 4, passed
+    assert {r.rtl_board for r in s.results if r.rtl_variant} == set(rtlsim.RTL_BOARDS)
+    for r in s.results:  # what was drawn and what was built, and why they differ
+        if r.rtl_fallback:
+            assert r.rtl_variant == "base" != r.rtl_drawn and "RtlVariant" not in r.rtl_fallback, r
+        else:
+            assert r.rtl_variant == r.rtl_drawn, r
     assert s.count(lambda r: r.status == "accepted" and r.floats) >= 30
     print(
-        f"CI fuzz: {s.through('csim')} through csim, {s.through('rtl')} through RTL ({seq} in the seq "
-        f"variant), {s.per_minute(300):.0f}/min"
+        f"CI fuzz: {s.through('csim')} through csim, {s.through('rtl')} through RTL "
+        f"({dict(passed)}), {s.per_minute(300):.0f}/min"
     )
+
+
+def test_variant_draw_covers_every_kind(tmp_path: Path):
+    """Over a few hundred seeds the draw picks every variant a kernel has, on both boards."""
+    kernel = _injected_kernel(8, tmp_path)
+    boards = {n: load_board(n) for n in rtlsim.RTL_BOARDS}
+    seen = Counter()
+    for seed in range(300):
+        board = boards[rtlsim.board_for(seed)]
+        d = rtlsim.variant_for(kernel, seed, board)
+        seen[(board.name, d.name if d else "base")] += 1
+    offered = {(b.name, d.name) for b in boards.values() for d in candidate_directives(kernel, b)}
+    assert set(seen) == offered and len(offered) >= 8, seen
+    assert min(seen.values()) >= 10, seen
+    assert rtlsim.variant_for(kernel, 5, boards["kv260"]) == rtlsim.variant_for(kernel, 5, boards["kv260"])
 
 
 # --------------------------------------------------------------- detection power
@@ -84,18 +112,77 @@ def injected(x, y):
 """
 
 
-@pytest.fixture
-def prepared(tmp_path: Path) -> run.Prepared:
+def _injected_case(n: int) -> Case:
     rng = np.random.default_rng(7)
     calls = [
-        (rng.integers(-9, 9, 8).astype(np.int16), rng.integers(-9, 9, 8).astype(np.int16)) for _ in range(2)
+        (rng.integers(-9, 9, n).astype(np.int16), rng.integers(-9, 9, n).astype(np.int16)) for _ in range(2)
     ]
-    case = Case(0, "injected", ADD_KERNEL.lstrip(), calls, False)
+    return Case(0, "injected", ADD_KERNEL.lstrip(), calls, False)
+
+
+def _injected_kernel(n: int, app: Path):
+    g = golden.run_golden(_injected_case(n), app)
+    k = translate(g.functions["injected"], app, g.functions)
+    assert not isinstance(k, Rejected), k
+    return k
+
+
+@pytest.fixture
+def prepared(tmp_path: Path) -> run.Prepared:
     for sub in ("app", "csim"):
         (tmp_path / sub).mkdir()
-    p = run.prepare_case(case, tmp_path / "app", tmp_path / "csim", tmp_path / "rtl", load_board("pynq-z2"))
+    p = run.prepare_case(
+        _injected_case(8), tmp_path / "app", tmp_path / "csim", tmp_path / "rtl", load_board("pynq-z2")
+    )
     assert p.result.status == "accepted" and p.kernel is not None
     return p
+
+
+def _wide(tmp_path: Path, board: str, variant: str, stressed: bool) -> rtlsim.RtlItem:
+    """The injected kernel on 15 elements (30 bytes: a partial last beat at 64 and 128 bits)
+    built in `variant`; stressed, with a memory that stalls and `x` across 4 KB."""
+    (tmp_path / "csim").mkdir()
+    (tmp_path / "app").mkdir()
+    brd = load_board(board)
+    p = run.prepare_case(_injected_case(15), tmp_path / "app", tmp_path / "csim", None, brd)
+    assert p.kernel is not None
+    for seed in range(1 if stressed else 2, 40, 2):  # odd seeds are stressed
+        item = rtlsim.prepare(p.kernel, p.vectors, brd, tmp_path / "rtl" / "injected", seed, variant=variant)
+        if not stressed or item.layout["x"][0] < 4096 < item.layout["x"][0] + 30:
+            break
+    assert item.variant == item.drawn == variant and not item.fallback
+    assert (item.stall > 0) == stressed
+    bits = int(variant[4:])
+    assert item.data_bits == bits and all(base % (bits // 8) == 0 for base, _ in item.layout.values())
+    return item
+
+
+WIDE = [("pynq-z2", "wide64", True), ("kv260", "wide128", True), ("kv260", "wide128", False)]
+
+
+@pytest.mark.parametrize("board,variant,stressed", WIDE)
+def test_wide_variant_passes(tmp_path: Path, board: str, variant: str, stressed: bool):
+    """The harness speaks 64- and 128-bit m_axi: the kernel agrees, a page crossing included."""
+    _need(rtlsim.available(), ICARUS_MISSING)
+    item = _wide(tmp_path, board, variant, stressed)
+    got = rtlsim.run_batch([item], tmp_path / "rtl")
+    assert got["injected"].status == "pass", got["injected"].detail
+
+
+@pytest.mark.parametrize("board,variant,stressed", WIDE[:2])
+def test_wide_write_strobes_are_checked(tmp_path: Path, board: str, variant: str, stressed: bool):
+    """Make the write engine strobe every byte of the last beat: the two bytes it writes past
+    the 30-byte `out` land in the guard bytes, which the harness must report."""
+    _need(rtlsim.available(), ICARUS_MISSING)
+    item = _wide(tmp_path, board, variant, stressed)
+    (engine,) = item.folder.glob("*write_engine*.v")
+    text = engine.read_text()
+    (line,) = [ln for ln in text.splitlines() if ln.strip().startswith("assign m_axi_WSTRB")]
+    engine.write_text(text.replace(line, f"    assign m_axi_WSTRB = {{{item.data_bits // 8}{{1'b1}}}};"))
+    got = rtlsim.run_batch([item], tmp_path / "rtl")
+    assert got["injected"].status == "fail"
+    detail = got["injected"].detail
+    assert "(guard bytes after out_r)" in detail and "out_r bytes" not in detail, detail
 
 
 def test_injected_cpp_mismatch_is_detected(prepared: run.Prepared, tmp_path: Path):

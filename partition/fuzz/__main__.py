@@ -11,6 +11,7 @@ a temporary folder (or --work); the files of failing cases are kept and their fo
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import shutil
 import sys
@@ -22,6 +23,12 @@ from partition.codegen import render
 from partition.fuzz import rtlsim, run
 from partition.fuzz.gen import describe, generate
 from partition.fuzz.run import Summary, fuzz
+
+
+def _variant_order(name: str) -> tuple:
+    """base, seq, unrolled, then the same at 64 and at 128 bits."""
+    bits, unroll = re.search(r"wide(\d+)", name), re.search(r"unroll(\d+)", name)
+    return (name != "base", int(bits[1]) if bits else 0, name != "seq", int(unroll[1]) if unroll else 0, name)
 
 
 def report_context(s: Summary, command: str, batch: int) -> dict:
@@ -49,6 +56,22 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
             }
         )
     minutes = s.seconds / 60 if s.seconds else 0
+    built = [r for r in results if r.rtl_variant]
+    variants = []
+    for name in sorted({r.rtl_variant for r in built}, key=_variant_order):
+        mine = [r for r in built if r.rtl_variant == name]
+        variants.append(
+            {
+                "name": name,
+                "boards": ", ".join(sorted({r.rtl_board for r in mine})),
+                "built": len(mine),
+                "drawn": sum(1 for r in mine if r.rtl_drawn == name),
+                "passed": sum(1 for r in mine if r.stages.get("rtl") == "pass"),
+            }
+        )
+    fallbacks = Counter(
+        (r.rtl_drawn, rtlsim.fallback_reason(r.rtl_fallback)) for r in built if r.rtl_fallback
+    )
     return {
         "command": command,
         "batch": batch,
@@ -62,7 +85,13 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
         "accepted_floats": sum(1 for r in accepted if r.floats),
         "csim_pass": s.through("csim"),
         "rtl_pass": s.through("rtl"),
-        "rtl_seq_pass": s.count(lambda r: r.stages.get("rtl") == "pass" and r.rtl_variant == "seq"),
+        "rtl_variants": variants,
+        "rtl_boards": ", ".join(rtlsim.RTL_BOARDS),
+        "rtl_fallback": sum(fallbacks.values()),
+        "rtl_fallbacks": [
+            {"drawn": d, "reason": reason, "n": n}
+            for (d, reason), n in sorted(fallbacks.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
         "rtl_skipped": s.count(lambda r: r.stages.get("rtl") == "skipped"),
         "rtl_unsupported": s.count(lambda r: r.stages.get("rtl") == "unsupported"),
         "rtl_unsupported_reasons": sorted(
@@ -73,7 +102,6 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
             ).items()
         ),
         "rtl_limit": f"{rtlsim.MAX_COMPUTE_CYCLES:,}",
-        "seq_every": rtlsim.SEQ_EVERY,
         "findings": findings,
         "seconds": f"{s.seconds:.0f}",
         "per_minute": f"{len(results) / minutes:.0f}" if minutes else "n/a",
@@ -144,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"  agreed with Python: C simulation {ctx['csim_pass']}, RTL simulation {ctx['rtl_pass']}")
     print(f"  RTL skipped (long) {ctx['rtl_skipped']}, RTL not built {ctx['rtl_unsupported']}")
+    for v in ctx["rtl_variants"]:
+        print(f"  RTL {v['name']}: {v['passed']} of {v['built']} built agreed ({v['boards']})")
+    for f in ctx["rtl_fallbacks"]:
+        print(f"  RTL drawn {f['drawn']}, built base x{f['n']}: {f['reason']}")
     for reason, n in ctx["rtl_unsupported_reasons"]:
         print(f"  RTL not built x{n}: {reason}")
     for reason, n in ctx["rejects"][:8]:

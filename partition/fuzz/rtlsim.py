@@ -11,6 +11,16 @@ occupy. One top (templates/fuzz/rtl_top.v.j2) instantiates all the kernels with 
 each; they run concurrently, so one simulation covers the whole batch. Half the kernels see
 a memory that stalls at random and arrays placed across a 4 KB boundary.
 
+Each kernel is built in an implementation variant drawn by its seed (`variant_for`) among
+all that `candidate_directives` offers on its board: base, `seq`, the unrolled ones and the
+burst-width ones (`wide64` on the 64-bit HP port of the Zynq-7000 boards, `wide128` on the
+ZU+ boards; the fuzzer draws the board too, `board_for`). A variant the backend declines
+(`RtlVariantUnsupported`, e.g. cyclic partitioning) is built as base instead, and the item
+says what was drawn, what was built and why. The harness speaks the kernel's m_axi width;
+arrays start at addresses aligned to its beat (as pynq.allocate's page-aligned buffers are)
+and the guard bytes after each reach past the end of its last beat, so a write strobe that
+lets through a byte beyond the array shows.
+
 A kernel whose Verilog does not compile is reported and left out of the build (the rest
 still run); a simulation that ends early leaves its unfinished kernels with "no result".
 """
@@ -29,8 +39,8 @@ from partition import ir
 from partition.boards import Board
 from partition.codegen import render
 from partition.codegen.hls import VectorSet
-from partition.estimate.variants import Directives, candidate_directives
-from partition.rtl.kernel import generate_rtl
+from partition.estimate.variants import BASE, Directives, candidate_directives
+from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
 from partition.rtl.shells import control_address_bits
 from partition.rtl.vectors import vector_files
 
@@ -38,7 +48,9 @@ OP_MEM, OP_REG, OP_RUN, OP_MASK, OP_REGCHK, OP_MEMCHK, OP_VEC = 1, 2, 3, 4, 5, 6
 # Icarus simulates a generated kernel at roughly 10-50 k cycles per second: kernels whose
 # schedule says a call computes for longer are left to the Verilator-based tests
 MAX_COMPUTE_CYCLES = 20_000
-SEQ_EVERY = 3  # one kernel in three (by seed) is built in its `seq` variant (FSM loops)
+# the boards the RTL stage draws from (by seed): a 64-bit and a 128-bit HP port, so the
+# burst-width variants wide64 and wide128 both come up (boards/*.toml hp_axi_bits)
+RTL_BOARDS = ("pynq-z2", "kv260")
 
 
 class TooLong(Exception):
@@ -66,7 +78,11 @@ class RtlItem:
     vectors: int
     timeout: int  # cycles one call may take
     layout: dict[str, tuple[int, int]] = field(default_factory=dict)  # array -> (byte address, bytes)
-    variant: str = "base"  # the implementation variant built
+    variant: str = BASE  # the implementation variant built
+    drawn: str = BASE  # the variant drawn (built as base when the backend declined it)
+    fallback: str = ""  # why the drawn variant was built as base ('' when it was built)
+    board: str = ""
+    data_bits: int = 32  # m_axi_gmem data width
 
 
 @dataclass
@@ -79,13 +95,29 @@ def _line(op: int, a: int, b: int) -> str:
     return f"{op:02x}{a & 0xFFFFFFFF:08x}{b & 0xFFFFFFFF:08x}"
 
 
-def variant_for(kernel: ir.Kernel, seed: int) -> Directives | None:
-    """The implementation variant case `seed` builds: `seq` for one seed in SEQ_EVERY when the
-    kernel has loops the base variant pipelines, else base (None). The other variants
-    partition arrays into banks, which the built-in RTL does not build."""
-    if seed % SEQ_EVERY:
-        return None
-    return next((d for d in candidate_directives(kernel) if d.name == "seq"), None)
+def _rng(seed: int, what: str) -> random.Random:
+    """A generator of its own for each draw of case `seed` (independent of the seed's parity,
+    which picks the stressed memory, and of `run.wants_rtl`)."""
+    return random.Random(f"{what}:{seed}")
+
+
+def board_for(seed: int, boards: tuple[str, ...] = RTL_BOARDS) -> str:
+    """The board case `seed` builds its RTL for, drawn among `boards`."""
+    return _rng(seed, "board").choice(boards)
+
+
+def variant_for(kernel: ir.Kernel, seed: int, board: Board) -> Directives | None:
+    """The implementation variant case `seed` builds, drawn evenly among base and every
+    variant `candidate_directives(kernel, board)` offers (None: base)."""
+    d = _rng(seed, "variant").choice(candidate_directives(kernel, board))
+    return None if d.name == BASE else d
+
+
+def fallback_reason(message: str) -> str:
+    """An RtlVariantUnsupported message without the kernel, variant and array names, so
+    equal reasons group."""
+    text = re.sub(r"^kernel \S+: variant \S+ ", "", message)
+    return re.sub(r"splits .+? into", "splits arrays into", text)
 
 
 def prepare(
@@ -95,11 +127,27 @@ def prepare(
     folder: Path,
     seed: int,
     max_cycles: int = MAX_COMPUTE_CYCLES,
+    variant: str | None = None,
 ) -> RtlItem:
-    """Write the kernel's IP (in the variant `variant_for` picks) and its harness script into
-    `folder` (raises RtlUnsupported, or TooLong when the schedule says a call computes for
-    more than `max_cycles`)."""
-    rtl = generate_rtl(kernel, board, variant_for(kernel, seed))
+    """Write the kernel's IP (in the variant `variant_for` draws, or the candidate named
+    `variant`; base when the backend declines it) and its harness script into `folder`
+    (raises RtlUnsupported, or TooLong when the schedule says a call computes for more than
+    `max_cycles`)."""
+    if variant is None:
+        drawn = variant_for(kernel, seed, board)
+    else:
+        offered = {d.name: d for d in candidate_directives(kernel, board)}
+        if variant not in offered:
+            raise ValueError(
+                f"{kernel.name} on {board.name} has no variant {variant} (it has {', '.join(offered)})"
+            )
+        drawn = None if variant == BASE else offered[variant]
+    fallback = ""
+    try:
+        rtl = generate_rtl(kernel, board, drawn)
+    except RtlVariantUnsupported as e:
+        fallback = e.message
+        rtl = generate_rtl(kernel, board)
     compute = rtl.schedule.compute_cycles
     if compute > max_cycles:
         raise TooLong(f"estimated {compute:,} compute cycles per call (the batch runs up to {max_cycles:,})")
@@ -111,14 +159,16 @@ def prepare(
     regs = {r.name: r for r in rtl.regmap.registers}
     rng = random.Random(seed)
     stressed = seed % 2 == 1
-    # memory layout: arrays one after the other with 8+ guard bytes; a stressed kernel's
-    # first array starts just below 4 KB, so its bursts must split at the boundary
-    addr = 4096 - 4 * rng.randint(1, 6) if stressed else 64
+    beat = rtl.data_bits // 8
+    # memory layout: arrays one after the other, each at an address aligned to the bus beat,
+    # with 8+ guard bytes that reach past the end of its last beat; a stressed kernel's first
+    # array starts 1 to 6 beats below 4 KB, so its bursts must split at the boundary
+    addr = 4096 - beat * rng.randint(1, 6) if stressed else 64
     layout: dict[str, tuple[int, int]] = {}
     for p in manifest["params"]:
         if p["kind"] == "array":
             layout[p["name"]] = (addr, p["nbytes"])
-            addr += (p["nbytes"] + 8 + 3) // 4 * 4
+            addr = _guard_end(addr, p["nbytes"], beat)
     mem_words = addr // 4 + 4
     # a call moves every array once each way at worst, at one word per cycle when nothing stalls
     timeout = 4 * (compute + mem_words + 64 * len(layout)) + 5000
@@ -129,7 +179,7 @@ def prepare(
         for name, (base, n) in layout.items():
             src = vec["inputs"].get(name)
             data = vfiles[f"vectors/{src}"] if src else bytes(rng.getrandbits(8) for _ in range(n))
-            end = (base + n + 8 + 3) // 4 * 4
+            end = _guard_end(base, n, beat)
             guard = bytes(rng.getrandbits(8) for _ in range(end - base - n))
             before = data + guard
             out = vec["outputs"].get(name)
@@ -178,7 +228,17 @@ def prepare(
         timeout=timeout,
         layout=layout,
         variant=rtl.variant,
+        drawn=drawn.name if drawn is not None else BASE,
+        fallback=fallback,
+        board=board.name,
+        data_bits=rtl.data_bits,
     )
+
+
+def _guard_end(base: int, nbytes: int, beat: int) -> int:
+    """The end of the guard bytes after an array at `base`: at least 8 of them, up to a beat
+    boundary (so they cover the rest of the array's last beat)."""
+    return (base + nbytes + 8 + beat - 1) // beat * beat
 
 
 def _compile(items: list[RtlItem], work: Path, limit_ns: int) -> subprocess.CompletedProcess:
@@ -200,6 +260,7 @@ def _compile(items: list[RtlItem], work: Path, limit_ns: int) -> subprocess.Comp
                     "latency": it.latency,
                     "seed": it.seed,
                     "timeout": it.timeout,
+                    "data_bits": it.data_bits,
                 }
                 for it in items
             ],
@@ -277,16 +338,24 @@ def _parse(items: list[RtlItem], out: str) -> dict[str, RtlResult]:
 
 
 def _explain(it: RtlItem, err: str) -> str:
-    """Name the array element behind a memory word in an error line."""
-    m = re.search(r"ERR mem (\d+) ", err)
+    """Name the array bytes or guard bytes behind the differing bytes of a memory word in an
+    error line ("ERR mem <word> got <hex> want <hex>")."""
+    m = re.search(r"ERR mem (\d+) got (\S+) want (\S+)", err)
     if not m:
         return err
     addr = int(m.group(1)) * 4
-    where = ""
+
+    def byte(text: str, b: int) -> str:
+        return text[len(text) - 2 * b - 2 : len(text) - 2 * b]
+
+    diff = [addr + b for b in range(4) if byte(m.group(2), b) != byte(m.group(3), b)] or [addr]
+    parts = []
     for name, (base, n) in it.layout.items():
-        if base <= addr < base + n:
-            where = f"{name} bytes {addr - base}..{min(addr - base + 3, n - 1)}"
-            break
-        if base + n <= addr < base + n + 12 and not where:
-            where = f"guard bytes after {name}"
-    return err.replace(f"mem {m.group(1)} ", f"mem {m.group(1)} ({where}) ") if where else err
+        inside = [a - base for a in diff if base <= a < base + n]
+        if inside:
+            parts.append(f"{name} bytes {min(inside)}..{max(inside)}")
+        if any(base + n <= a < _guard_end(base, n, it.data_bits // 8) for a in diff):
+            parts.append(f"guard bytes after {name}")
+    if not parts:
+        return err
+    return err.replace(f"mem {m.group(1)} ", f"mem {m.group(1)} ({', '.join(parts)}) ", 1)

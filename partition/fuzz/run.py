@@ -6,8 +6,9 @@ kernel or says why not (a rejection, counted by reason); `partition.vectors.kern
 turns Python's results into test vectors, exactly as a plan does. Then:
 
 * csim — the Vitis HLS C++ and its own testbench, many kernels per g++ build (`csim`);
-* rtl  — for integer kernels (a chosen fraction of them), the built-in RTL backend's IP
-         driven through its AXI interfaces, many kernels per Icarus build (`rtlsim`);
+* rtl  — for integer kernels (a chosen fraction of them), the built-in RTL backend's IP,
+         in an implementation variant and for a board drawn by seed, driven through its
+         AXI interfaces, many kernels per Icarus build (`rtlsim`);
 * ir   — when a backend disagreed, the reference interpreter (`partition.interp`) on the
          same vectors says whether the IR itself (the frontend) or the backend is wrong.
 
@@ -58,6 +59,9 @@ class CaseResult:
     stages: dict[str, str] = field(default_factory=dict)  # stage -> pass | fail | error | unsupported
     details: dict[str, str] = field(default_factory=dict)
     rtl_variant: str = ""  # the implementation variant the RTL stage built
+    rtl_drawn: str = ""  # the variant drawn for it (differs when the backend declined it)
+    rtl_fallback: str = ""  # why the drawn variant was built as base
+    rtl_board: str = ""  # the board the RTL was built for
 
     @property
     def findings(self) -> list[str]:
@@ -222,6 +226,9 @@ def prepare_kernel(
             out.rtl_item = rtlsim.prepare(k, vectors, board, rtl_dir / k.name, res.seed, rtl_max_cycles)
             res.stages["rtl"] = "pending"
             res.rtl_variant = out.rtl_item.variant
+            res.rtl_drawn = out.rtl_item.drawn
+            res.rtl_fallback = out.rtl_item.fallback
+            res.rtl_board = out.rtl_item.board
         except RtlUnsupported as e:
             res.stages["rtl"] = "unsupported"
             res.details["rtl"] = e.message
@@ -295,13 +302,14 @@ def fuzz(
     rtl_fraction: float = 0.3,
     float_fraction: float = 0.25,
     batch: int = 100,
-    board: str = "pynq-z2",
+    board: str | None = None,
     keep: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Summary:
-    """Run the cases of `seeds`; scratch files go under `work` (failing cases' files stay)."""
+    """Run the cases of `seeds`; scratch files go under `work` (failing cases' files stay).
+    `board`: the board every RTL build targets (None: drawn by seed among rtlsim.RTL_BOARDS)."""
     t0 = time.monotonic()
-    brd = load_board(board)
+    boards = {name: load_board(name) for name in ((board,) if board else rtlsim.RTL_BOARDS)}
     app_dir = work / "app"
     app_dir.mkdir(parents=True, exist_ok=True)
     use_rtl = rtl_fraction > 0 and rtlsim.available()
@@ -318,6 +326,7 @@ def fuzz(
             for seed in chunk:
                 case = generate(seed, float_fraction=float_fraction)
                 pick = use_rtl and not case.floats and wants_rtl(seed, rtl_fraction)
+                brd = boards[board or rtlsim.board_for(seed)]
                 prepared.append(prepare_case(case, app_dir, csim_dir, rtl_dir if pick else None, brd))
             if pending is not None:
                 pending.result()
