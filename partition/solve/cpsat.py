@@ -92,7 +92,8 @@ _FLOW_JOBS = 400  # the flow rows are quadratic in the jobs: only up to this man
 _PROVEN_REL = 1e-9  # a schedule this close to the bound is optimal
 _SPILL_VARS = 2000  # spill variables of the flow rows (see _spill_terms)
 _ROUND_WORK = 2.0  # deterministic seconds of one capped round (`_shave`)
-_PARALLEL_SHARE = 0.5  # several cores: share of the time left after the first pass for the parallel one
+_NEAR = 16  # every other capped round: 1/_NEAR of the gap below the best
+_PARALLEL_SHARE = 0.25  # several cores: share of the time left after the first pass for the parallel one
 
 
 def available() -> bool:
@@ -514,37 +515,36 @@ def _shave(cm: _Model, res: _Pass, left, msg: bool) -> tuple[_Pass, int]:
     presolve with the cap, and with the flow rows a cap near the optimum
     leaves few choices: just below the optimum it fixes every placement and
     refutes the rest in presolve, just above it it fixes them and the search
-    finds the schedule. Each round caps C halfway between the proven bound
-    and the best schedule: a refuted round raises the bound, a schedule
-    lowers the best, a round that decides nothing in its deterministic budget
-    moves the next cap up without raising the bound. After a new best from
-    such a round the next caps C just below it (the proof, if it is optimal;
-    on the benchmark the first halving finds the optimum and that proof ends
-    the search). Returns the result (OPTIMAL when the bound meets the best)
-    and the rounds run.
+    finds the schedule. The rounds cap C in turn halfway between the proven
+    bound and the best schedule, and just below the best (1/_NEAR of the
+    way): a refuted round raises the bound, a schedule lowers the best, a
+    round that decides nothing in its deterministic budget moves the next
+    caps up without raising the bound. Each round stops at its first
+    schedule, which is often only a little shorter than the cap; the rounds
+    just below the best refute most of the gap at once when the best is
+    (near) the optimum, as it soon is on the benchmark. Returns the result
+    (OPTIMAL when the bound meets the best) and the rounds run.
     """
     lo = res.bound if res.bound is not None else 0  # proven: no schedule shorter
     tried = lo  # caps below this decided nothing
-    prove = False
     rounds = 0
     while res.objective is not None and lo < res.objective:
         remaining = left()
         if remaining is not None and remaining <= 0.05:
             break
-        hi = res.objective
-        cap = hi - 1 if prove else max(lo, tried) + (hi - max(lo, tried)) // 2
-        if cap >= hi:
+        hi, base = res.objective, max(lo, tried)
+        step = max(1, (hi - base) // (2 if rounds % 2 == 0 else _NEAR))
+        cap = hi - step
+        if cap >= hi or cap < base:
             break
         run = _run(cm, workers=1, wall_s=remaining, msg=msg, below=cap + 1, work=_ROUND_WORK)
         rounds += 1
-        found = run.found is not None and run.objective < hi
         if run.status == "INFEASIBLE":
             lo = cap + 1
-        elif found:
+        elif run.found is not None and run.objective < hi:
             res = _Pass("FEASIBLE", lo, run.found, run.objective)
         else:
             tried = cap + 1
-        prove = found and not prove  # a new best from halving: is it the optimum?
     proven = res.objective is not None and lo >= res.objective
     return _Pass("OPTIMAL" if proven else res.status, lo, res.found, res.objective), rounds
 
