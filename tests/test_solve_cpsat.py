@@ -122,7 +122,7 @@ def _bound_after(p, deterministic_s: float) -> float:
 def test_cores_waiting_for_the_fpga_lift_the_bound(monkeypatch):
     """The benchmark's 40 tasks on two cores: without the spill terms the bound stays at the CPU
     work over the cores (0.3560 s, the cores never idle); with them it counts the time the cores
-    wait for FPGA jobs and rises towards the best schedule known (0.362507 s)."""
+    wait for FPGA jobs and rises towards the optimum (0.3625035 s)."""
     from partition.solve.random_problems import with_variants
 
     p = with_variants(layered_problem(40, 1, resource_scale=0.25), 41, max_variants=4)
@@ -130,4 +130,42 @@ def test_cores_waiting_for_the_fpga_lift_the_bound(monkeypatch):
     with_spill = _bound_after(p, 0.5)
     monkeypatch.setattr(cpsat, "_SPILL_VARS", 0)
     without = _bound_after(p, 0.5)
-    assert without < 0.3561 < 0.36 < with_spill <= 0.362508  # 0.362507: a schedule CP-SAT found
+    assert without < 0.3561 < 0.36 < with_spill <= 0.3625036  # 0.3625035: the optimum
+
+
+def _benchmark_40x2():
+    from partition.solve.random_problems import with_variants
+
+    p = with_variants(layered_problem(40, 1, resource_scale=0.25), 41, max_variants=4)
+    p.objective, p.cpu_cores = "makespan", 2
+    return p
+
+
+def test_capped_searches_prove_the_two_core_benchmark():
+    """The benchmark's 40 tasks on two cores: the parallel search stopped at 0.362507 s with its bound
+    at 0.362432 s (the root relaxation). Halving that gap with capped single-worker searches (no wall
+    clock: deterministic) finds the schedule of 0.3625035 s whose cores end together and proves it
+    optimal: a cap just below it is refuted in presolve."""
+    p = _benchmark_40x2()
+    cm = cpsat._build(p, {t.name: t.options() for t in p.tasks}, {}, machines=True)
+
+    def units(s: float) -> int:
+        return round((s - p.base_s) / cm.unit)
+
+    start = cpsat._Pass("FEASIBLE", units(0.362432), None, units(0.362507))
+    res, rounds = cpsat._shave(cm, start, lambda: None, False)
+    assert res.status == "OPTIMAL" and res.bound == res.objective and res.found is not None
+    length = p.base_s + res.objective * cm.unit
+    assert 0.3625034 < length < 0.3625036 and rounds < 40
+    assert close(cpsat._retime(p, cm.unit, *res.found)[0], length, 1e-8)
+
+
+def test_one_no_overlap_per_core_finds_the_schedule():
+    """Capped just above the optimum, the model with a no-overlap per core finds a schedule at once;
+    the cumulative alone finds none in the same deterministic budget."""
+    p = _benchmark_40x2()
+    for machines in (True, False):
+        cm = cpsat._build(p, {t.name: t.options() for t in p.tasks}, {}, machines=machines)
+        below = round((0.362504 - p.base_s) / cm.unit)
+        run = cpsat._run(cm, workers=1, wall_s=None, msg=False, below=below, work=1.0)
+        assert (run.found is not None) == machines
