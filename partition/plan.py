@@ -288,7 +288,10 @@ def _chains(
             or key in verdicts
         ):
             continue
-        v = chainable(profile, app_dir, e.src, e.dst)
+        try:  # a caller whose source cannot be read only rules the chain out
+            v = chainable(profile, app_dir, e.src, e.dst)
+        except PartitionError as err:
+            v = Verdict((), err.message)
         if v.ok:
             try:
                 dirs = tuple([kv.directives for kv in variants[n]] for n in key)

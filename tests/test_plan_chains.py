@@ -165,3 +165,17 @@ def test_the_block_design_connects_the_chain(chained, tmp_path):
     ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(chained[3])))
     nets = [r for r in report(tree) if r and "scale_0/out_r" in " ".join(r)]
     assert nets and any("offset_0/y" in " ".join(r) for r in nets), nets
+
+
+def test_a_caller_whose_source_moved_rules_the_chain_out_not_the_plan(tmp_path):
+    app = tmp_path / "app.py"
+    app.write_text(APP.replace("{extra}", "pass"))
+    prof = run_profile(app, [], cwd=tmp_path, baseline=False, replay=False)
+    app.write_text(APP.replace("{extra}", "pass").replace("def main()", "# edited\ndef main()"))
+    plan = make_plan(prof, tmp_path, load_board("pynq-z2"), Options())
+    assert plan.data["chains"] == [] and plan.fpga_tasks == ["offset", "scale"]
+    text = explain_text(explain_task(plan, "offset"), plan.data)
+    assert (
+        "AXI-Stream chain scale -> offset: not possible: app.py:18: no function main there; re-run `partition profile`"
+        in text
+    )
