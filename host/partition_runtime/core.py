@@ -162,20 +162,21 @@ class StreamedResult:
             f"<result of {self.kernel.spec.task}, streaming into {to[0] if to else '?'} (AXI-Stream chain)>"
         )
 
-    def launch(self) -> list[CallHandle]:
-        """Start the producer (and, first, whatever streams into it); its handles, producers first."""
+    def _take(self) -> None:
+        """Mark the result used (it feeds one call); its buffers now belong to that use."""
         if self.used:
             raise CallError(f"{self!r} was used already; a streamed result feeds one call")
         self.used = True
         self._release.detach()
+
+    def launch(self) -> list[CallHandle]:
+        """Start the producer (and, first, whatever streams into it); its handles, producers first."""
+        self._take()
         return self.kernel._launch_streamed(self)
 
     def materialise(self) -> Any:
         """The result computed by the producer's Python function on the captured inputs."""
-        if self.used:
-            raise CallError(f"{self!r} was used already; a streamed result feeds one call")
-        self.used = True
-        self._release.detach()
+        self._take()
         return self.kernel._materialise(self)
 
     def reference(self) -> Any:

@@ -656,7 +656,7 @@ class _KernelView:
                     if p.direction in ("out", "inout")
                     else "",
                     decl=f"{'const ' if p.direction == 'in' else ''}{ctype(p.dtype)}* {p.name}",
-                    beats=stream_beats(p.size * p.dtype.nbytes),
+                    beats=stream_beats(p.nbytes),
                     per_word=per_word,
                     reshape=per_word > 1 and p.name not in self.partition,
                     **_tolerance(p.dtype),
