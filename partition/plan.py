@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from partition.boards import Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
+from partition.estimate.variants import BASE, Directives, KernelVariant, estimate_variant, kernel_variants
 from partition.frontend import Rejected, translate
 from partition.frontend.chains import Verdict, chainable
 from partition.profile.model import MAIN, Profile
@@ -230,14 +231,20 @@ def prepare(
     )
     calibrated = 0
 
-    def measured(v: KernelVariant) -> None:
+    def measured(kernel: ir.Kernel, v: KernelVariant) -> None:
         nonlocal calibrated
         if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
-            calibrate.apply(v.estimate, ms)
+            calibrate.apply(
+                v.estimate,
+                ms,
+                streamed=lambda arrays: estimate_variant(
+                    ir.with_streams(kernel, arrays), board, v.directives
+                ),
+            )
             calibrated += 1
 
     variants: dict[str, list[KernelVariant]] = {
-        name: kernel_variants(k, board, base_only=not opts.variants, adjust=measured)
+        name: kernel_variants(k, board, base_only=not opts.variants, adjust=partial(measured, k))
         for name, k in sorted(kernels.items())
     }
     figures: dict[str, dict[str, costs.TaskFigures]] = {}

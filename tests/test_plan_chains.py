@@ -179,3 +179,44 @@ def test_a_caller_whose_source_moved_rules_the_chain_out_not_the_plan(tmp_path):
         "AXI-Stream chain scale -> offset: not possible: app.py:18: no function main there; re-run `partition profile`"
         in text
     )
+
+
+def test_calibration_moves_a_streamed_builds_figures_to_the_array_in_ddr(chained, tmp_path):
+    """A csynth report of a chained kernel describes its streamed build: re-planning adds the model's
+    difference back, so the chained plan predicts what was measured."""
+    from partition.errors import PartitionError
+    from partition.estimate.variants import candidate_directives, estimate_variant
+    from partition.ir import with_streams
+    from partition.plan import translate_all
+
+    tmp, _app, prof, board, plan, _files = chained
+    t = next(t for t in plan.data["tasks"] if t["name"] == "scale")
+    calib = tmp_path / "calib"
+    report = calib / "hls" / "scale" / "proj" / "solution1" / "syn" / "report" / "scale_csynth.xml"
+    report.parent.mkdir(parents=True)
+    xml = next((ROOT / "tests" / "calibration").rglob("*_csynth.xml")).read_text()
+    report.write_text(xml.replace("scale_add", "scale"))  # 1234 cycles, 999 LUT, 777 FF, 0 DSP, 4 BRAM18
+    (calib / "plan.json").write_text(json.dumps(plan.data))
+    again = make_plan(prof, tmp, board, Options(calibrate=calib))
+    assert [c["src"] + "->" + c["dst"] for c in again.data["chains"]] == ["scale->offset"]
+
+    est = next(
+        v["estimate"]
+        for x in again.data["tasks"]
+        if x["name"] == "scale"
+        for v in x["fpga"]["variants"]
+        if v["name"] == t["variant"]
+    )
+    kernel = translate_all(prof, tmp)[0]["scale"]
+    d = next(d for d in candidate_directives(kernel, board) if d.name == t["variant"])
+    ddr = estimate_variant(kernel, board, d)
+    streamed = estimate_variant(with_streams(kernel, ["out_r"]), board, d)
+    assert ddr.cycles > streamed.cycles  # the store phase the stream removes
+    assert est["cycles"] == 1234 + ddr.cycles - streamed.cycles
+    assert est["lut"] == 999 + ddr.lut - streamed.lut and est["bram18"] == 4 + ddr.bram18 - streamed.bram18
+    assert "built with out_r as AXI-Stream" in est["breakdown"]["measured"]["cycles"]
+    # a plan.json whose chain names a task it does not have is refused, naming the file
+    bad = dict(plan.data, chains=[dict(plan.data["chains"][0], src="nowhere")])
+    (calib / "plan.json").write_text(json.dumps(bad))
+    with pytest.raises(PartitionError, match=r"plan\.json: chain nowhere -> offset"):
+        make_plan(prof, tmp, board, Options(calibrate=calib))
