@@ -1,7 +1,8 @@
 """Every integer kernel of every example, through the built-in RTL backend: lint clean,
 simulated bit-exactly against Python's results on every vector (cocotb + Verilator, the
 same flow as `make sim`), synthesized with yosys, and its simulated cycles equal to the
-estimate the plan used (or below it, where control flow depends on the data)."""
+estimate the plan used (or below it, where control flow depends on the data). A kernel at
+an end of an AXI-Stream chain has built-in RTL only where plan.json says so (`rtl.status`)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,20 @@ def _fpga_tasks(example_builds, name):
     return [t for t in example_builds[name][1]["tasks"] if t["placement"] == "fpga"]
 
 
+def _built(example_builds, name):
+    """The FPGA tasks whose built-in RTL plan.json says was built."""
+    return [t for t in _fpga_tasks(example_builds, name) if t["rtl"]["status"] == "built"]
+
+
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
+    data = example_builds[example][1]
+    chained = {n for c in data["chains"] for n in (c["src"], c["dst"])}
     for t in _fpga_tasks(example_builds, example):
-        assert t["rtl"]["status"] == "built", t["rtl"]
+        if t["rtl"]["status"] != "built":  # plan.json: the built-in RTL has no AXI-Stream ports
+            assert t["name"] in chained and t["rtl"]["status"] == "unsupported", t["rtl"]
+            assert "AXI-Stream" in t["rtl"]["reason"], t["rtl"]
+            continue
         # the chosen variant: wide bus, unrolled loops and arrays in cyclic banks alike
         assert t["rtl"]["variant"] == t["variant"] and "note" not in t["rtl"], t["rtl"]
         tree = example_builds[example][0]
@@ -29,7 +40,8 @@ def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
 @pytest.mark.timeout(3600)  # waits for the session's RTL run (conftest.py)
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, example):
-    for t in _fpga_tasks(example_builds, example):
+    assert _built(example_builds, example)
+    for t in _built(example_builds, example):
         k = t["kernel"]
         lint = rtl_results[k, "lint"]
         assert lint["status"] == "pass", lint.get("detail")
@@ -49,7 +61,7 @@ def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, examp
 @pytest.mark.timeout(3600)
 def test_results_land_in_the_tree_and_the_report(example_builds, rtl_results):
     tree, _data = example_builds[EXAMPLES[0]]
-    k = _fpga_tasks(example_builds, EXAMPLES[0])[0]["kernel"]
+    k = _built(example_builds, EXAMPLES[0])[0]["kernel"]
     for step in ("rtl_sim", "yosys", "lint"):
         rec = json.loads((Path(tree) / "results" / k / f"{step}.json").read_text())
         assert rec["format"] == "partition-result/1" and rec["status"] == "pass"
