@@ -97,7 +97,9 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
             assert t["rtl"]["status"] == "unsupported" and "AXI-Stream" in t["rtl"]["reason"]
     assert not any(f.startswith("rtl/") for f in files)
     # the reports name the chain and what it saves
-    assert "| `scale` | `offset` | `y` |" in files["report.md"].decode()
+    md = files["report.md"].decode()
+    assert "| `scale` | `offset` | `y` |" in md
+    assert "(the HLS C++ path is unaffected)\n- note: k: Python int" in md  # one item per line
     assert 'data-path="plan.chains.0.saving_s"' in files["report.html"].decode()
 
 
