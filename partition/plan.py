@@ -534,7 +534,7 @@ def _schedule(problem: Problem, sol: Solution) -> list[dict[str, Any]]:
     for e in entries:
         res = e["resource"]
         if problem.objective == "throughput" and res == "fpga":
-            res = f"fpga:{e['task']}"  # every FPGA stage is its own IP, working at the same time
+            res = f"fpga:{e.get('stage', e['task'])}"  # every FPGA stage is its own IP (or chained IPs)
         out.append(
             {
                 "task": e["task"],

@@ -15,9 +15,9 @@ Three generators:
   data edges, extra precedence pairs, one or two cores; the number of
   variants shrinks as the task count grows, so that exhaustive enumeration
   (prod_i (1 + variants_i) choices, an exact schedule search each for
-  makespan) stays fast. Latency instances also get AXI-Stream chains
-  (`random_chains`), each with savings that are positive for some variant
-  pairs and negative for others.
+  makespan) stays fast. Latency and throughput instances also get AXI-Stream
+  chains (`random_chains`), each with savings that are positive for some
+  variant pairs and negative for others.
 * `layered_problem` — large instances shaped like a real application on a
   PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver.
 
@@ -296,22 +296,32 @@ def random_variant_problem(
         objective=objective,
         cpu_cores=r.choice([1, 2]),
         precedence=precedence,
-        chains=random_chains(r, tasks) if objective == "latency" else [],
+        chains=random_chains(r, tasks, objective) if objective != "makespan" else [],
     )
 
 
-def random_chains(r: random.Random, tasks: list[TaskCost]) -> list[ChainCost]:
+def random_chains(r: random.Random, tasks: list[TaskCost], objective: str = "latency") -> list[ChainCost]:
     """AXI-Stream chains between tasks with variants: each task the src of at most one.
 
     Each end's share is up to a third of its variant's FPGA time and the stream
     costs up to about as much as the two shares, so that some variant pairs
-    gain and others would lose (and must not be chained)."""
+    gain and others would lose (and must not be chained). For throughput a chain
+    goes to a later task (no cycle) that ends at most two chains (its shares stay
+    within its time), and some pairs are joined in a path (a -> b -> c)."""
     able = [t for t in tasks if t.variants]
     out: list[ChainCost] = []
+    ends: dict[str, int] = {}
     for src in able:
-        if r.random() >= 0.4:
+        if r.random() >= (0.4 if objective == "latency" else 0.5):
             continue
-        dst = r.choice(able)
+        if objective == "latency":
+            dst = r.choice(able)
+        else:
+            later = [t for t in able[able.index(src) + 1 :] if ends.get(t.name, 0) < 2]
+            if not later:
+                continue
+            dst = later[0] if r.random() < 0.5 else r.choice(later)
+            ends[dst.name] = ends.get(dst.name, 0) + 1
         if dst is src:
             continue
         src_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in src.variants}
