@@ -27,7 +27,13 @@ from partition.solve.model import (
     streamable,
     streamed,
 )
-from partition.solve.random_problems import board_budget, layered_problem, random_variant_problem
+from partition.solve.random_problems import (
+    board_budget,
+    layered_problem,
+    random_variant_problem,
+    with_chains,
+    with_variants,
+)
 
 OBJECTIVES = ("latency", "makespan", "throughput")
 SEEDS = range(210)
@@ -193,6 +199,21 @@ def test_a_chain_that_saves_latency_is_declined_for_throughput():
     assert all("stage" not in e for e in got.schedule)
     p.objective = "latency"
     assert streamed(p, ch) == [chain] and close(solve(p).objective_s, 2.0 - 0.4)
+
+
+@pytest.mark.parametrize("solver", ["cbc", pytest.param("highs", marks=needs_highs)])
+def test_throughput_chains_at_scale_stay_optimal(solver):
+    """A layered graph of 300 tasks with variants and chains along its edges, small kernels so
+    that hundreds fit and many chains are streamable: optimal, and the model agrees."""
+    p = with_variants(layered_problem(300, seed=2, resource_scale=0.005), seed=2)
+    p.objective = "throughput"
+    with_chains(p, seed=2)
+    got = solve(p, solver=solver)
+    assert got.status == "Optimal" and got.gap == 0.0
+    ch = chosen(p, got.assignment, got.variant)
+    assert len(streamable(p, ch)) >= 20
+    assert close(evaluate(p, got.assignment, got.variant), got.objective_s)
+    check_throughput_schedule(p, got)
 
 
 # --------------------------------------------------------------------------- ILP == brute force
