@@ -16,7 +16,7 @@ import pytest
 from partition.boards import load_board
 from partition.codegen.tree import build_tree
 from partition.fsutil import write_tree
-from partition.plan import Options, explain_task, make_plan
+from partition.plan import Options, explain_task, make_plan, prepare
 from partition.profile import run_profile
 from partition.report.terminal import explain_text
 
@@ -131,12 +131,66 @@ def test_the_unchanged_app_runs_the_chain_on_a_fake_board(chained):
     assert backend.ports["scale"].starts == backend.ports["offset"].starts == 3
 
 
-def test_no_chains_without_the_option_or_beyond_latency(tmp_path):
+def test_no_chains_without_the_option_or_for_makespan(tmp_path):
     _app, _prof, _board, plan = _plan(tmp_path, chains=False)
     assert plan.data["chains"] == []
     assert all(t["rtl"]["status"] == "built" for t in plan.data["tasks"] if t["placement"] == "fpga")
     _app, _prof, _board, plan = _plan(tmp_path, objective="makespan")
-    assert plan.data["chains"] == []
+    assert plan.data["chains"] == [] and plan.prepared.problem.chains == []
+    assert any("no AXI-Stream chains" in a for a in plan.data["model"]["assumptions"])
+
+
+def _stages(plan) -> set[str]:
+    return {e["resource"] for e in plan.data["schedule"] if e["resource"].startswith("fpga")}
+
+
+def test_throughput_offers_the_chain_and_declines_it_where_separate_stages_are_faster(tmp_path):
+    """Each kernel here is mostly call overhead, which a chain keeps: one stage of both would
+    take longer than either kernel's own stage, so the period model keeps them apart."""
+    _app, _prof, _board, plan = _plan(tmp_path, objective="throughput", cores=1)
+    assert [(c.src, c.dst) for c in plan.prepared.problem.chains] == [("scale", "offset")]
+    assert plan.fpga_tasks == ["offset", "scale"] and plan.data["chains"] == []
+    assert _stages(plan) == {"fpga:offset", "fpga:scale"}
+    assert any("joins its kernels into one FPGA stage" in a for a in plan.data["model"]["assumptions"])
+    info = explain_task(plan, "scale")
+    (c,) = info["chains"]
+    assert not c["used"] and c["would_save_s"] > 0
+    text = explain_text(info, plan.data)
+    assert (
+        "AXI-Stream chain scale -> offset: possible, not used: one stage of offset + scale would take" in text
+    )
+    assert "separate stages are faster" in text
+
+
+def test_throughput_streams_a_chain_that_makes_one_faster_stage(tmp_path):
+    """The same app with the chain's shares raised to 90 % of each kernel's time (a kernel whose
+    time is its DDR phases): the joined stage beats both, and plan, tree and explain say so."""
+    app = tmp_path / "app.py"
+    app.write_text(APP.replace("{extra}", "pass"))
+    prof = run_profile(app, [], cwd=tmp_path, baseline=False, replay=False)
+    board = load_board("pynq-z2")
+    opts = Options(objective="throughput", cores=1)
+    prep = prepare(prof, tmp_path, board, opts)
+    (chain,) = prep.problem.chains
+    times = {t.name: {v.name: v.fpga_s for v in t.options()} for t in prep.problem.tasks}
+    chain.src_s = {v: 0.9 * s for v, s in times["scale"].items()}
+    chain.dst_s = {v: 0.9 * s for v, s in times["offset"].items()}
+    plan = make_plan(prof, tmp_path, board, opts, prepared=prep)
+    (c,) = plan.data["chains"]
+    assert (c["src"], c["dst"]) == ("scale", "offset") and c["saving_s"] > 0
+    assert _stages(plan) == {"fpga:offset+scale"}
+    var = {t["name"]: t["variant"] for t in plan.data["tasks"] if t.get("variant")}
+    joined = times["scale"][var["scale"]] + times["offset"][var["offset"]] - c["saving_s"]
+    ends = [e["end_s"] for e in plan.data["schedule"] if e["resource"] == "fpga:offset+scale"]
+    assert ends == pytest.approx([joined, joined], rel=1e-12)
+    assert joined < min(times["scale"][var["scale"]], times["offset"][var["offset"]])
+    assert "AXI-Stream chain scale -> offset: used, saves" in explain_text(
+        explain_task(plan, "offset"), plan.data
+    )
+    files, _executable = build_tree(plan, prof, board, app.read_bytes())
+    spec = json.loads(files["host/app_kernels.json"])
+    assert spec["chains"] == [{"producer": "scale", "out": "out_r", "consumer": "offset", "in": "y"}]
+    assert "| `scale` | `offset` | `y` |" in files["report.md"].decode()
 
 
 @pytest.mark.parametrize(
