@@ -58,14 +58,22 @@ from partition.boards import Board
 from partition.codegen import template_env
 from partition.dtypes import DType
 from partition.errors import PartitionError
-from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, bank_geometry, schedule_kernel
+from partition.estimate.schedule import (
+    STREAM_BITS,
+    KernelSchedule,
+    RamInfo,
+    StmtSchedule,
+    bank_geometry,
+    schedule_kernel,
+    stream_beats,
+)
 from partition.estimate.variants import BASE, Directives, estimate_variant, unroll_kernel
 from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, bit_slice, lit, resize, word_address_bits
 
 BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
-STREAM_REASON = "the built-in RTL moves arrays through m_axi burst engines only (the Vitis HLS C++ streams)"
+STREAM_BYTES = STREAM_BITS // 8  # bytes of an AXI-Stream beat (TDATA)
 FLOAT_REASON = "the RTL backend builds integer kernels; float32/float64 kernels use the Vitis HLS path"
 
 
@@ -114,8 +122,6 @@ def _check(kernel: ir.Kernel, board: Board) -> None:
     for p in kernel.arrays:
         if p.size == 0:
             raise RtlUnsupported(f"{where}: array {p.name} has no elements; give it a non-empty shape")
-        if p.stream:
-            raise RtlUnsupported(f"{where}: array {p.name} is an AXI-Stream port of a chain; {STREAM_REASON}")
     for a in kernel.locals:
         if a.size == 0:
             raise RtlUnsupported(f"{where}: local array {a.name} has no elements")
@@ -700,6 +706,87 @@ class _Builder:
             insts.append(inst)
         return insts, roms
 
+    # ---- AXI-Stream ports of a chain
+    def _stream_geometry(self, p: ir.Param) -> dict:
+        """The engine parameters of streamed array `p`: beats, beat-index bits, the bytes of
+        the last beat that belong to the array, and its buffer RAM's word width."""
+        ram = self.rams[p.name]
+        if ram.banks > 1:
+            raise RtlVariantUnsupported(
+                f"kernel {self.k.name}: array {p.name} is an AXI-Stream port of a chain; the built-in RTL "
+                "streams it into one buffer RAM, not into the banks of a cyclic partition"
+            )
+        if ram.width not in (32, 64, 128):
+            raise AssertionError((p.name, ram.width))
+        beats = stream_beats(p.nbytes)
+        bw = max(1, (beats - 1).bit_length())
+        tail = p.nbytes - STREAM_BYTES * (beats - 1)
+        return {
+            "name": p.name,
+            "bw": bw,
+            "last": lit(beats - 1, bw),
+            "mask": lit((1 << (8 * tail)) - 1, 64),
+            "beats": beats,
+            "width": ram.width,
+        }
+
+    def _beat_ports(self, p: ir.Param, g: dict, beat: str, en: str) -> list[tuple[str, str, str, str]]:
+        """The RAM ports that hold beat `beat` (a beat index) of `p`'s buffer while `en`:
+        (port, word address, write lanes of the beat's bytes) for each; a 32-bit RAM holds a
+        beat in two words (ports a and b, the second past the buffer for an odd word count's
+        last beat), a 64-bit one in one word, a 128-bit one in half a word."""
+        ram, net = self.rams[p.name], self.net
+        aw, bw, w = word_address_bits(ram), g["bw"], g["width"]
+        if w == 64:
+            return [("a", net._sized(beat, bw, aw, False), en, lit(0xFF, 8))]
+        if w == 32:
+            out = []
+            for port, half in (("a", 0), ("b", 1)):
+                addr = net._sized(net.wire(bw + 1, f"{{{beat}, 1'b{half}}}"), bw + 1, aw, False)
+                on = en
+                if half and ram.depth % 2:
+                    on = net.wire(1, f"{en} && ({beat} != {g['last']})")
+                out.append((port, addr, on, lit(0xF, 4)))
+            return out
+        addr = net._sized(bit_slice(beat, bw - 1, 1), bw - 1, aw, False) if bw > 1 else lit(0, aw)
+        lanes = net.wire(16, f"{bit_slice(beat, 0, 0)} ? 16'hff00 : 16'h00ff")
+        return [("a", addr, en, lanes)]
+
+    def stream_in(self, p: ir.Param, when: str) -> dict:
+        """The AXI-Stream slave of streamed input `p`: started by `when`, it writes each
+        beat into the buffer as it arrives (the load phase of an m_axi array)."""
+        g = self._stream_geometry(p)
+        n = p.name
+        nb = _lanes(self.rams[p.name])
+        for port, addr, on, lanes in self._beat_ports(p, g, f"si_{n}_addr", f"si_{n}_we"):
+            if g["width"] == 32:
+                data = bit_slice(f"si_{n}_wdata", 31 + 32 * (port == "b"), 32 * (port == "b"))
+            elif g["width"] == 64:
+                data = f"si_{n}_wdata"
+            else:
+                data = self.net.wire(128, f"{{2{{si_{n}_wdata}}}}")
+            we = self.net.wire(nb, f"{on} ? {lanes} : {lit(0, nb)}")
+            self.port(n, port).sources.append((on, addr, we, data))
+        return {**g, "dir": "in", "when": when}
+
+    def stream_out(self, p: ir.Param, when: str) -> dict:
+        """The AXI-Stream master of streamed output `p`: started by `when` (after compute),
+        it reads the buffer beat by beat (the store phase of an m_axi array)."""
+        g = self._stream_geometry(p)
+        n, ram = p.name, self.rams[p.name]
+        sig = self.ram_sig(n)
+        for port, addr, on, _wl in self._beat_ports(p, g, f"so_{n}_addr", f"so_{n}_re"):
+            self.port(n, port).sources.append((on, addr, lit(0, _lanes(ram)), lit(0, ram.width)))
+        if g["width"] == 32:
+            rdata = f"{{{sig}_b_rdata, {sig}_a_rdata}}"
+        elif g["width"] == 64:
+            rdata = f"{sig}_a_rdata"
+        else:  # the half of the word read with the beat: its index's low bit, registered
+            half = self.reg(f"so_{n}_half", 1)
+            self.write(half, f"so_{n}_re", bit_slice(f"so_{n}_addr", 0, 0))
+            rdata = f"({half} ? {sig}_a_rdata[127:64] : {sig}_a_rdata[63:0])"
+        return {**g, "dir": "out", "when": when, "rdata": rdata}
+
     def access_sources(self) -> None:
         for acc in self.accesses:
             ram = self.rams[acc.array]
@@ -821,20 +908,22 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     post = b.state("post: start the first store")
     idle.branch = ("ap_start", start, idle)
     done.next = idle
-    ld_states = [b.state(f"load {p.name}") for p in loads]
-    st_states = [b.state(f"store {p.name}") for p in stores]
+    ld_states = [b.state(f"{'stream in' if p.stream else 'load'} {p.name}") for p in loads]
+    st_states = [b.state(f"{'stream out' if p.stream else 'store'} {p.name}") for p in stores]
     init_states = [b.state(f"initialise {a.name}") for a in inits]
     compute = b.block(b.sched.body, post, None)
-    # phase chain
+    # phase chain: each transfer phase waits for its engine's done pulse
+    ld_done = [f"si_{p.name}_done" if p.stream else "rd_done" for p in loads]
+    st_done = [f"so_{p.name}_done" if p.stream else "wr_done" for p in stores]
     after_loads = init_states[0] if init_states else compute
     start.next = ld_states[0] if ld_states else after_loads
     for i, st in enumerate(ld_states):
-        st.branch = ("rd_done", ld_states[i + 1] if i + 1 < len(ld_states) else after_loads, st)
+        st.branch = (ld_done[i], ld_states[i + 1] if i + 1 < len(ld_states) else after_loads, st)
     for i, st in enumerate(init_states):
         st.branch = ("init_last", init_states[i + 1] if i + 1 < len(init_states) else compute, st)
     post.next = st_states[0] if st_states else done
     for i, st in enumerate(st_states):
-        st.branch = ("wr_done", st_states[i + 1] if i + 1 < len(st_states) else done, st)
+        st.branch = (st_done[i], st_states[i + 1] if i + 1 < len(st_states) else done, st)
     for name_ in sorted(b.written & set(b.params)):
         p = b.params[name_]
         src = f"|arg_{name_}" if p.dtype.is_bool else f"arg_{name_}"
@@ -844,15 +933,21 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
 
     # ---- engines and buffer ports
     # One engine word (bus beat) is one RAM word, except for elements wider than the bus
-    # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first.
+    # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first. A streamed
+    # array moves through an AXI-Stream engine of its own instead (`_stream_in`/`_stream_out`).
     bus = b.bus
-    len_w = shells.len_bits_for(max([p.nbytes for p in k.arrays] or [1]))
-    eng_aw = max([b.engine_address_bits(p.name) for p in k.arrays] or [1])
+    mem = [p for p in k.arrays if not p.stream]
+    len_w = shells.len_bits_for(max([p.nbytes for p in mem] or [1]))
+    eng_aw = max([b.engine_address_bits(p.name) for p in mem] or [1])
     engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
+    streams = []
     for i, p in enumerate(loads):
         ram = rams[p.name]
         prev = start if i == 0 else ld_states[i - 1]
-        when = prev.ref if i == 0 else f"({prev.ref} && rd_done)"
+        when = prev.ref if i == 0 else f"({prev.ref} && {ld_done[i - 1]})"
+        if p.stream:
+            streams.append(b.stream_in(p, when))
+            continue
         if ram.banks > 1:
             b.bank_load_port(p.name, ld_states[i].ref)
             engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
@@ -874,7 +969,10 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         sub = ram.width // bus
         aw = word_address_bits(ram)
         prev = post if i == 0 else st_states[i - 1]
-        when = prev.ref if i == 0 else f"({prev.ref} && wr_done)"
+        when = prev.ref if i == 0 else f"({prev.ref} && {st_done[i - 1]})"
+        if p.stream:
+            streams.append(b.stream_out(p, when))
+            continue
         act = f"({st_states[i].ref} || {when})"
         if ram.banks > 1:
             rdata, sub = b.bank_store_port(p.name, act)
@@ -1037,7 +1135,9 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         "reg_blocks": reg_blocks,
         "rams": [_resolve_ram(r, resolve) for r in ram_list],
         "units": [{**u, "start": resolve(u["start"])} for u in net.units],
-        "engine": _resolve_engine(engine, resolve, loads, stores),
+        "engine": _resolve_engine(engine, resolve),
+        "gmem": bool(mem),
+        "streams": [{**s, "when": resolve(s["when"])} for s in streams],
         "inits": init_info,
         "comments": b.comments,
         "compute_cycles": b.sched.compute_cycles,
@@ -1054,8 +1154,15 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
             s.filename: s.text
             for s in (
                 shells.render_control(b.ctrl_map, k.name),
-                shells.render_read_engine(k.name, eng_aw, len_w, bus),
-                shells.render_write_engine(k.name, eng_aw, len_w, bus),
+                *(
+                    (
+                        shells.render_read_engine(k.name, eng_aw, len_w, bus),
+                        shells.render_write_engine(k.name, eng_aw, len_w, bus),
+                    )
+                    if mem
+                    else ()
+                ),
+                *(shells.render_axis_engine(d, k.name) for d in sorted({s["dir"] for s in streams})),
             )
         }
     )
@@ -1109,8 +1216,8 @@ def _resolve_ram(r: dict, resolve) -> dict:
     return out
 
 
-def _resolve_engine(e: dict, resolve, loads, stores) -> dict:
-    out = {"aw": e["aw"], "len_w": e["len_w"], "has_load": bool(loads), "has_store": bool(stores)}
+def _resolve_engine(e: dict, resolve) -> dict:
+    out = {"aw": e["aw"], "len_w": e["len_w"], "has_load": bool(e["loads"]), "has_store": bool(e["stores"])}
     out["loads"] = [{k: resolve(v) for k, v in x.items()} for x in e["loads"]]
     out["stores"] = [{k: resolve(v) if isinstance(v, str) else v for k, v in x.items()} for x in e["stores"]]
     return out

@@ -1,0 +1,221 @@
+"""AXI-Stream ports of chained kernels in the built-in RTL (partition/rtl/kernel.py): a
+streamed input fills its buffer from <arg>_TDATA/TVALID/TREADY, a streamed output drains it,
+in the HLS C++'s beat layout (the array's DDR bytes, little-endian 64-bit beats, the last
+zero padded), with the estimate's cycles when nothing pauses and the same results under
+random backpressure; a chained pair simulated in RTL, the producer's stream straight into the
+consumer, computes the Python composition.
+
+Each kernel's Verilator model is built once per session (the build is cached by the hash of
+its sources) and runs in both stream modes of the generic testbench.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ir_kernels import arr, b, c, cast, k_vadd, ld, loop, st, v
+
+from partition import ir
+from partition.boards import load_board
+from partition.codegen.hls import VectorSet
+from partition.dtypes import DTYPES as D
+from partition.estimate.variants import Directives
+from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
+from partition.rtl.vectors import vector_files
+from partition.sim import verilator
+
+BOARD = load_board("pynq-z2")
+TB = "partition.sim.kernel_tb"
+N = 13  # odd: a 4-byte tail beat of int32, an odd word count of the 32-bit buffer
+
+
+def k_scale(n: int = N) -> ir.Kernel:
+    """Producer: y[i] = int32(a[i]) * 3 - 7 (int16 in through m_axi, int32 out)."""
+    i = v("i", "int32")
+    y = b("sub", b("mul", cast(ld("a", "int16", i), "int32"), c(3, "int32")), c(7, "int32"))
+    body = [loop("i", c(0, "int32"), c(n, "int32"), 1, [st("y", (i,), y)], n, "L1")]
+    params = [arr("a", "int16", (n,)), arr("y", "int32", (n,), "out")]
+    return ir.Kernel("scale", params, {"i": D["int32"]}, [], body, source_file="chain.py", source_line=1)
+
+
+def k_square(n: int = N) -> ir.Kernel:
+    """Consumer: z[i] = int64(y[i]) * y[i] - 1 (int32 in, int64 out: two bus words a word)."""
+    i = v("i", "int32")
+    yy = cast(ld("y", "int32", i), "int64")
+    z = b("sub", b("mul", yy, yy), c(1, "int64"))
+    body = [loop("i", c(0, "int32"), c(n, "int32"), 1, [st("z", (i,), z)], n, "L1")]
+    params = [arr("y", "int32", (n,)), arr("z", "int64", (n,), "out")]
+    return ir.Kernel("square", params, {"i": D["int32"]}, [], body, source_file="chain.py", source_line=9)
+
+
+def _inputs(rng: np.random.Generator, n: int = N) -> list[np.ndarray]:
+    edge = np.array([-32768, 32767, -1, 0, 1], np.int16)
+    rand = rng.integers(-32768, 32768, n - len(edge)).astype(np.int16)
+    return [np.concatenate([edge, rand]), rng.integers(-32768, 32768, n).astype(np.int16)]
+
+
+def _vectors(k: ir.Kernel, inputs: list[dict]) -> list[VectorSet]:
+    return [VectorSet.from_interpreter(k, x, f"vector {j}") for j, x in enumerate(inputs)]
+
+
+def cases() -> dict[str, tuple[ir.Kernel, list[VectorSet], Directives | None]]:
+    rng = np.random.default_rng(20261203)
+    out = {}
+    # every array streamed: no m_axi_gmem; 7 int16 = 14 bytes = 2 beats, the last 6 bytes
+    k, vecs = k_vadd(rng, 7, "int16")
+    out["vadd_all_streamed"] = (ir.with_streams(k, ["a", "b", "c"]), vecs, None)
+    # a 128-bit buffer (wide128): two beats a RAM word; 33 int8 = 5 beats, the last 1 byte
+    k, vecs = k_vadd(rng, 33, "int8")
+    out["vadd_wide128"] = (ir.with_streams(k, ["b", "c"]), vecs, Directives("wide128", bus_bits=128))
+    # the two ends of a chain alone, with m_axi for their other array
+    a = _inputs(rng)
+    scale = k_scale()
+    out["scale"] = (ir.with_streams(scale, ["y"]), _vectors(scale, [{"a": x} for x in a]), None)
+    ys = [VectorSet.from_interpreter(scale, {"a": x}, "").outputs["y"] for x in a]
+    square = k_square()
+    out["square"] = (ir.with_streams(square, ["y"]), _vectors(square, [{"y": y} for y in ys]), None)
+    return out
+
+
+CASES = cases()
+
+
+def _write(folder: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        p = folder / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.is_file() or p.read_bytes() != data:
+            p.write_bytes(data)
+
+
+@pytest.fixture(scope="session")
+def work(request, tmp_path_factory) -> Path:
+    cache = getattr(request.config, "cache", None)
+    if cache is None:
+        return tmp_path_factory.mktemp("partition-rtl-streams")
+    return Path(cache.mkdir("partition-rtl-streams"))
+
+
+@pytest.fixture(scope="session")
+def generated(work) -> dict:
+    out = {}
+    for name, (k, vecs, d) in CASES.items():
+        rtl = generate_rtl(k, BOARD, d)
+        folder = work / name
+        _write(folder, {**rtl.files, **vector_files(k, vecs)})
+        out[name] = {"kernel": k, "vectors": vecs, "rtl": rtl, "dir": folder}
+    return out
+
+
+@pytest.fixture(scope="session")
+def models(verilator_env, generated) -> dict:
+    """Every case's Verilator model, built once."""
+    return {
+        name: verilator.build(
+            [g["dir"] / s for s in g["rtl"].sources], g["rtl"].top, g["dir"] / "build_verilator"
+        )
+        for name, g in generated.items()
+    }
+
+
+def simulate(g: dict, model, mode: str, tag: str = "") -> dict:
+    run = g["dir"] / f"run_{mode}{tag}"
+    results = run / "results.jsonl"
+    run.mkdir(parents=True, exist_ok=True)
+    results.unlink(missing_ok=True)
+    res = verilator.run_test(
+        model, TB, run, testcase=["test_vectors"],
+        extra_env={"PARTITION_TB_DIR": str(g["dir"]), "PARTITION_RESULTS": str(results), "PARTITION_TB_STREAMS": mode},
+    )  # fmt: skip
+    entries = [json.loads(x) for x in results.read_text().splitlines()] if results.is_file() else []
+    return {"result": res, "runs": entries}
+
+
+def _normalised(entry: dict) -> int:
+    """Simulated cycles at the board's DDR latencies (the AxiRam answers faster)."""
+    lr, lw = (int(BOARD.interface[f"ddr_{x}_latency_cycles"]) for x in ("read", "write"))
+    return (
+        entry["cycles"]
+        + sum(lr - lat for _beats, lat in entry["read_bursts"])
+        + sum(lw - lat for _beats, lat in entry["write_bursts"])
+    )
+
+
+# ---------------------------------------------------------------------- generation (fast)
+
+
+def test_ports_and_engines():
+    rtl = generate_rtl(CASES["vadd_all_streamed"][0], BOARD)
+    top = rtl.files["vadd_int16_7.v"].decode()
+    assert "m_axi_gmem" not in top  # every array streams: no AXI4 master at all
+    for name, d in (("a", "input "), ("b", "input "), ("c", "output")):
+        assert f"{d} wire [63:0]  {name}_TDATA," in top
+    assert "TLAST" not in top and "TKEEP" not in top
+    assert sorted(rtl.sources) == sorted(
+        ["vadd_int16_7.v", "vadd_int16_7_axis_read_engine.v", "vadd_int16_7_axis_write_engine.v",
+         "vadd_int16_7_control_s_axi.v", "vadd_int16_7_ram_be.v"]
+    )  # fmt: skip
+    assert not {"a", "b", "c"} & {r.name for r in rtl.regmap.registers}  # no pointer registers
+    # the last beat of c: 14 - 8 = 6 bytes of the array
+    assert ".LAST_MASK(64'hffffffffffff)" in top
+    again = generate_rtl(CASES["vadd_all_streamed"][0], BOARD)
+    assert again.files == rtl.files
+
+
+def test_scalar_only_kernel_has_no_m_axi():
+    from ir_kernels import k_int_scalars
+
+    k, _ = k_int_scalars(np.random.default_rng(1))
+    rtl = generate_rtl(k, BOARD)
+    assert "m_axi_gmem" not in rtl.files[f"{k.name}.v"].decode()
+    assert not any("axi_read_engine" in s or "axi_write_engine" in s for s in rtl.sources)
+
+
+def test_a_streamed_array_in_banks_builds_as_base():
+    k, _ = k_vadd(np.random.default_rng(1), 8, "int8")
+    ks = ir.with_streams(k, ["c"])
+    d = Directives("unroll2", unroll=(("L1", 2),), partition=(("a", 2), ("b", 2), ("c", 2)))
+    with pytest.raises(RtlVariantUnsupported, match="kernel vadd_int8_8: array c is an AXI-Stream port"):
+        generate_rtl(ks, BOARD, d)
+
+
+# ------------------------------------------------------------------------------ simulation
+
+
+def _check(g: dict, run: dict, exact: bool) -> list[int]:
+    res = run["result"]
+    assert not res.error, f"{res.error}\n{res.log_tail()}"
+    assert res.passed == ["test_vectors"], res.log_tail()
+    assert len(run["runs"]) == len(g["vectors"])
+    est = g["rtl"].estimate_cycles
+    sims, total = [], 0
+    for e in run["runs"]:
+        assert not e["errors"], e
+        sim = _normalised(e)
+        sims.append(sim)
+        if exact:
+            assert e["unstalled"], e
+            assert sim == est, f"vector {e['vector']}: simulated {sim} cycles, estimated {est}"
+        else:
+            # every cycle a side paused while the kernel was ready costs exactly one cycle
+            stalls = sum(e["stream_stalls"].values())
+            assert sim == est + stalls, (sim, est, e["stream_stalls"])
+            total += stalls
+    if not exact:
+        assert total > 0, "no backpressure happened"
+    return sims
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_streams_steady_match_the_estimate(models, generated, name):
+    _check(generated[name], simulate(generated[name], models[name], "steady"), exact=True)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_streams_under_random_backpressure(models, generated, name):
+    _check(generated[name], simulate(generated[name], models[name], "random"), exact=False)
