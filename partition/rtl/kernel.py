@@ -99,6 +99,8 @@ class RtlKernel:
     variant: str = BASE  # the implementation variant built
     estimate_cycles: int | None = None  # that variant's estimated cycles per call
     data_bits: int = BUS_BITS  # m_axi_gmem data width
+    gmem: bool = True  # whether it has m_axi_gmem (some array is not streamed)
+    streams: dict[str, str] = field(default_factory=dict)  # AXI-Stream port -> "in" or "out"
 
 
 # ----------------------------------------------------------------------- checks
@@ -1181,7 +1183,10 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     out = {n: t.encode() for n, t in files.items()}
     out[f"{k.name}_regmap.json"] = (json.dumps(b.rmap.to_json(), indent=2, sort_keys=True) + "\n").encode()
     out[f"{k.name}_regmap.h"] = _regmap_header(b.rmap).encode()
-    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles, bus)
+    return RtlKernel(
+        k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles, bus, gmem=bool(mem),
+        streams={p.name: p.direction for p in k.arrays if p.stream},
+    )  # fmt: skip
 
 
 def _const_word(x, dt: DType) -> int:
