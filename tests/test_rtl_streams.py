@@ -12,18 +12,21 @@ its sources) and runs in both stream modes of the generic testbench.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
-from ir_kernels import arr, b, c, cast, k_vadd, ld, loop, st, v
+from ir_kernels import arr, b, c, cast, k_int_scalars, k_vadd, ld, loop, st, v
 
 from partition import ir
 from partition.boards import load_board
 from partition.codegen.hls import VectorSet
 from partition.dtypes import DTYPES as D
+from partition.errors import PartitionError
 from partition.estimate.variants import Directives
 from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
+from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files
 from partition.sim import verilator
 
@@ -77,6 +80,9 @@ def cases() -> dict[str, tuple[ir.Kernel, list[VectorSet], Directives | None]]:
     ys = [VectorSet.from_interpreter(scale, {"a": x}, "").outputs["y"] for x in a]
     square = k_square()
     out["square"] = (ir.with_streams(square, ["y"]), _vectors(square, [{"y": y} for y in ys]), None)
+    # no array at all: no m_axi_gmem either (the testbench needs none)
+    k, vecs = k_int_scalars(rng)
+    out["scalars"] = (k, vecs, None)
     return out
 
 
@@ -166,8 +172,6 @@ def test_ports_and_engines():
 
 
 def test_scalar_only_kernel_has_no_m_axi():
-    from ir_kernels import k_int_scalars
-
     k, _ = k_int_scalars(np.random.default_rng(1))
     rtl = generate_rtl(k, BOARD)
     assert "m_axi_gmem" not in rtl.files[f"{k.name}.v"].decode()
@@ -216,6 +220,136 @@ def test_streams_steady_match_the_estimate(models, generated, name):
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize(
+    "name", sorted(n for n, (k, _v, _d) in CASES.items() if any(p.stream for p in k.arrays))
+)
 def test_streams_under_random_backpressure(models, generated, name):
     _check(generated[name], simulate(generated[name], models[name], "random"), exact=False)
+
+
+# ----------------------------------------------------------------- a chained pair in RTL
+
+
+@pytest.fixture(scope="session")
+def pair(verilator_env, work) -> dict:
+    """scale -> square in one cosim_top (render_cosim_top), its Verilator model built once."""
+    folder = work / "pair"
+    rtls = [generate_rtl(CASES[name][0], BOARD) for name in ("scale", "square")]
+    files = {f"{r.top}/{rel}": data for r in rtls for rel, data in r.files.items()}
+    files["cosim_top.v"] = render_cosim_top("chain.py", rtls, [("scale", "y", "square", "y")]).encode()
+    _write(folder, files)
+    srcs = [folder / r.top / s for r in rtls for s in r.sources] + [folder / "cosim_top.v"]
+    model = verilator.build(srcs, "cosim_top", folder / "build_verilator")
+    return {
+        "dir": folder,
+        "model": model,
+        "rtl": {r.top: r for r in rtls},
+        "top": files["cosim_top.v"].decode(),
+    }
+
+
+def test_cosim_top_joins_the_chain():
+    rtls = [generate_rtl(CASES[name][0], BOARD) for name in ("scale", "square")]
+    top = render_cosim_top("chain.py", rtls, [("scale", "y", "square", "y")])
+    assert ".y_TDATA(scale_y_TDATA)," in top and top.count("scale_y_TDATA") == 3  # a net, two pins
+    assert "square_y_T" not in top  # joined inside, not exposed
+    alone = render_cosim_top("chain.py", rtls[:1], [("scale", "y", "square", "y")])
+    assert "output wire [63:0] scale_y_TDATA," in alone  # the other end is not here: a top port
+    with pytest.raises(PartitionError, match=r"chain square.y -> scale.y: the built-in RTL of square"):
+        render_cosim_top("chain.py", rtls, [("square", "y", "scale", "y")])
+
+
+def _composition(a: np.ndarray) -> np.ndarray:
+    """The Python the pair computes: y = int32(a) * 3 - 7, then z = int64(y) * y - 1."""
+    with np.errstate(over="ignore"):
+        y = a.astype(np.int32) * np.int32(3) - np.int32(7)
+        return y.astype(np.int64) * y.astype(np.int64) - np.int64(1)
+
+
+@pytest.mark.sim
+def test_a_chained_pair_in_rtl_computes_the_python_composition(pair):
+    a_addr, z_addr = 0x1000, 0x3000
+    rtl = pair["rtl"]
+    a_reg = rtl["scale"].regmap.by_name("a").offset
+    z_reg = rtl["square"].regmap.by_name("z").offset
+    runs = []
+    for j, (a, first, delay) in enumerate(
+        zip(_inputs(np.random.default_rng(7)), ("square", "scale"), (5, 400))
+    ):
+        assert len(a) % 2 and (a < 0).any()
+        junk = bytes(range(j, j + 8 * N))  # what z holds before the call
+        runs.append(
+            {
+                "memory": [[a_addr, a.astype("<i2").tobytes().hex()], [z_addr, junk.hex()]],
+                "args": {
+                    "scale": {str(a_reg): a_addr, str(a_reg + 4): 0},
+                    "square": {str(z_reg): z_addr, str(z_reg + 4): 0},
+                },
+                "first": first,
+                "delay": delay,
+                "expect": [[z_addr, _composition(a).astype("<i8").tobytes().hex()]],
+            }
+        )
+    cfg, out = pair["dir"] / "chain.json", pair["dir"] / "chain_out.json"
+    cfg.write_text(
+        json.dumps({"kernels": ["scale", "square"], "chain": ["scale", "y", "square", "y"], "runs": runs})
+    )
+    out.unlink(missing_ok=True)
+    res = verilator.run_test(
+        pair["model"], "rtl_chain_tb", pair["dir"] / "run", module_dir=Path(__file__).parent,
+        extra_env={"PARTITION_CHAIN_CFG": str(cfg), "PARTITION_CHAIN_OUT": str(out)},
+    )  # fmt: skip
+    assert not res.error and res.passed == ["test_chain"], res.log_tail()
+    report = json.loads(out.read_text())
+    # the consumer waiting first takes every beat at once; started 400 cycles late, it holds
+    # the producer's first beat back (TVALID high, TREADY low) until it reaches its stream phase
+    assert report[0]["held"] == 0 and report[1]["held"] > 100, report
+
+
+# ------------------------------------------------------------------------- faults show
+
+
+def _faulty(g: dict, work: Path, tag: str, file: str, old: str, new: str):
+    files = dict(g["rtl"].files)
+    text = files[file].decode()
+    assert text.count(old) == 1, (file, old)
+    files[file] = text.replace(old, new).encode()
+    folder = work / f"fault_{tag}"
+    _write(folder, {**files, **vector_files(g["kernel"], g["vectors"])})
+    model = verilator.build([folder / s for s in g["rtl"].sources], g["rtl"].top, folder / "build_verilator")
+    return {**g, "dir": folder}, model
+
+
+@pytest.mark.sim
+def test_a_byte_order_fault_is_caught(verilator_env, generated, work):
+    """The two 32-bit halves of each input beat swapped into the buffer: results differ."""
+    g = generated["square"]
+    top = g["rtl"].files["square.v"].decode()
+    lo, hi = "si_y_wdata[31:0]", "si_y_wdata[63:32]"
+    assert top.count(lo) == 1 and top.count(hi) == 1
+    files_top = top.replace(lo, "§").replace(hi, lo).replace("§", hi)
+    bad, model = _faulty(g, work, "byte_order", "square.v", top, files_top)
+    run = simulate(bad, model, "steady")
+    assert run["result"].failed == ["test_vectors"]
+    assert "z: 13 of 13 elements differ" in run["result"].log_tail(20000)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize(
+    "engine, old, new, message",
+    [
+        ("axis_read_engine", "wire         hs = active & s_TVALID;", "wire         hs = active;",
+         "c: .* streamed elements differ"),
+        ("axis_write_engine", "wire         hs   = active & m_TREADY;", "wire         hs   = active;",
+         "c: the kernel sent [01] of the 2 beats of its output stream|c: .* streamed elements differ"),
+    ],
+)  # fmt: skip
+def test_ignoring_backpressure_is_caught(verilator_env, generated, work, engine, old, new, message):
+    """An engine that ignores TVALID (slave) or TREADY (master) passes when nothing pauses and
+    fails under random backpressure."""
+    g = generated["vadd_all_streamed"]
+    bad, model = _faulty(g, work, engine, f"vadd_int16_7_{engine}.v", old, new)
+    assert simulate(bad, model, "steady")["result"].passed == ["test_vectors"]
+    run = simulate(bad, model, "random")
+    assert run["result"].failed == ["test_vectors"], run["result"].log_tail()
+    assert re.search(message, run["result"].log_tail(20000)), run["result"].log_tail()
