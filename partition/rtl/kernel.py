@@ -43,6 +43,18 @@ of a partitioned local writes its even and odd elements through ports a and b of
 banks, two elements a cycle as in the base variant; so transfer and init cycles are the
 base formulas and a call again takes the variant's estimate.
 
+AXI-Stream chains: a streamed array (`ir.Param.stream`) has no pointer register and moves
+through an AXI-Stream engine of its own instead of the burst engines: an input through a slave
+(`<arg>_TDATA[63:0]`, `_TVALID`, `_TREADY`, the ports of a Vitis HLS hls::stream<uint64_t>)
+that writes each 64-bit beat into the buffer as it is taken, an output through a master that
+reads the buffer beat by beat after compute (the last beat zero padded beyond the array). The
+beat layout is the HLS C++'s (`partition_ops.h` pack_beat: the array's DDR bytes,
+little-endian); a beat is two words of a 32-bit buffer (ports a and b), one of a 64-bit one,
+half of a 128-bit one. A phase is its setup cycle plus one cycle a beat
+(`partition.estimate.schedule.stream_beats`), plus one for every cycle the other side pauses.
+A kernel without an array that is not streamed has no m_axi_gmem at all (as in Vitis HLS). A
+variant that cyclic-partitions a streamed array is built as base (`RtlVariantUnsupported`).
+
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
 
