@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from ir_kernels import arr, b, c, cast, k_int_scalars, k_vadd, ld, loop, st, v
+from test_rtl_kernels import _write
 
 from partition import ir
 from partition.boards import load_board
@@ -29,6 +30,7 @@ from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
 from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files
 from partition.sim import verilator
+from partition.sim.flow import normalised_cycles
 
 BOARD = load_board("pynq-z2")
 TB = "partition.sim.kernel_tb"
@@ -89,14 +91,6 @@ def cases() -> dict[str, tuple[ir.Kernel, list[VectorSet], Directives | None]]:
 CASES = cases()
 
 
-def _write(folder: Path, files: dict[str, bytes]) -> None:
-    for rel, data in files.items():
-        p = folder / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.is_file() or p.read_bytes() != data:
-            p.write_bytes(data)
-
-
 @pytest.fixture(scope="session")
 def work(request, tmp_path_factory) -> Path:
     cache = getattr(request.config, "cache", None)
@@ -142,11 +136,8 @@ def simulate(g: dict, model, mode: str, tag: str = "") -> dict:
 
 def _normalised(entry: dict) -> int:
     """Simulated cycles at the board's DDR latencies (the AxiRam answers faster)."""
-    lr, lw = (int(BOARD.interface[f"ddr_{x}_latency_cycles"]) for x in ("read", "write"))
-    return (
-        entry["cycles"]
-        + sum(lr - lat for _beats, lat in entry["read_bursts"])
-        + sum(lw - lat for _beats, lat in entry["write_bursts"])
+    return normalised_cycles(
+        entry, *(int(BOARD.interface[f"ddr_{x}_latency_cycles"]) for x in ("read", "write"))
     )
 
 
