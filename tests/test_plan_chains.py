@@ -226,3 +226,23 @@ def test_the_builtin_rtl_packages_the_chain_and_the_block_design_connects_it(cha
     ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(chained[3]), tclargs=("builtin",)))
     nets = [r for r in report(tree) if r and "scale_0/out_r" in " ".join(r)]
     assert nets and any("offset_0/y" in " ".join(r) for r in nets), nets
+
+
+def test_cosim_runs_a_chained_kernel_on_the_cpu_when_its_partner_has_no_rtl():
+    from partition.sim.cosim import _simulated
+
+    def task(name, status):
+        return {"name": name, "kernel": f"k_{name}", "placement": "fpga", "rtl": {"status": status}}
+
+    plan = {
+        "tasks": [task("a", "built"), task("b", "built"), task("c", "built"), task("d", "unsupported"),
+                  task("e", "built"), {"name": "f", "kernel": "f", "placement": "cpu"}],
+        "chains": [{"src": "a", "dst": "b"}, {"src": "c", "dst": "d"}, {"src": "e", "dst": "c"}],
+    }  # fmt: skip
+    built, why = _simulated(plan)
+    assert built == ["k_a", "k_b"]
+    assert why == {
+        "c": "chained to d, which runs on the CPU",
+        "d": "no built-in RTL",
+        "e": "chained to c, which runs on the CPU",
+    }

@@ -39,20 +39,23 @@ def _spec(tree: Path) -> tuple[Path, dict[str, Any]]:
     return specs[0], json.loads(specs[0].read_text())
 
 
-def _simulated(plan: dict[str, Any]) -> list[str]:
+def _simulated(plan: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
     """The kernels co-simulated in RTL: those with built-in RTL, less a chained kernel whose
-    chain partner has none (repeatedly, along a longer chain)."""
+    chain partner runs on the CPU (repeatedly, along a longer chain); and why each other FPGA
+    task runs on the CPU."""
     tasks = {t["name"]: t for t in plan["tasks"] if t["placement"] == "fpga"}
     sim = {n for n, t in tasks.items() if t.get("rtl", {}).get("status") == "built"}
+    why = {n: "no built-in RTL" for n in tasks if n not in sim}
     changed = True
     while changed:
         changed = False
         for c in plan.get("chains", []):
-            ends = {c["src"], c["dst"]}
-            if ends & sim and not ends <= sim:
-                sim -= ends
-                changed = True
-    return [t["kernel"] for n, t in tasks.items() if n in sim]
+            for end, partner in ((c["src"], c["dst"]), (c["dst"], c["src"])):
+                if end in sim and partner not in sim:
+                    sim.discard(end)
+                    why[end] = f"chained to {partner}, which runs on the CPU"
+                    changed = True
+    return [t["kernel"] for n, t in tasks.items() if n in sim], dict(sorted(why.items()))
 
 
 def plain_run(tree: Path, app: str, args: list[str], timeout: float) -> subprocess.CompletedProcess:
@@ -73,8 +76,8 @@ def cosim(
     tree = Path(tree).resolve()
     plan = _plan(tree)
     spec_path, spec = _spec(tree)
-    built = _simulated(plan)
-    on_cpu = [t["name"] for t in plan["tasks"] if t["placement"] == "fpga" and t["kernel"] not in built]
+    built, on_cpu_why = _simulated(plan)
+    on_cpu = list(on_cpu_why)
     if not built:
         raise PartitionError(f"{tree}: no FPGA kernel has built-in RTL, so there is nothing to co-simulate")
     app_args = list(plan["argv"] if args is None else args)
@@ -124,6 +127,7 @@ def cosim(
         "status": "pass" if ok else ("error" if res.error else "fail"),
         "kernels": built,
         "on_cpu": on_cpu,
+        "on_cpu_why": on_cpu_why,
         "app_args": app_args,
         "output_matches_cpu_run": same,
         "build_s": round(built_s, 3),
