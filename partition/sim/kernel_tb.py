@@ -327,10 +327,6 @@ class Stream:
         self.ready.value = 0
 
 
-def p_dir(task: Task, name: str) -> str:
-    return next(p["direction"] for p in task.params if p["name"] == name)
-
-
 class TB:
     def __init__(self, dut):
         self.dut = dut
@@ -364,13 +360,13 @@ class TB:
         if mode not in ("steady", "random"):
             raise ValueError(f"PARTITION_TB_STREAMS={mode!r}: steady or random")
         pause = 0.35 if mode == "random" else 0.0
-        self.streams = {
-            p["name"]: Stream(dut, p["name"], random.Random(f"{p['name']}/{mode}"), pause)
-            for p in self.task.params
-            if p.get("stream")
-        }
-        for s in self.streams.values():
-            (s.valid if p_dir(self.task, s.name) == "in" else s.ready).value = 0
+        self.streams: dict[str, Stream] = {}
+        for p in self.task.params:
+            if p.get("stream"):
+                s = self.streams[p["name"]] = Stream(
+                    dut, p["name"], random.Random(f"{p['name']}/{mode}"), pause
+                )
+                (s.valid if p["direction"] == "in" else s.ready).value = 0  # nothing offered, nothing taken
         self.mon = Monitor(dut)
         cocotb.start_soon(self.mon.run())
 
