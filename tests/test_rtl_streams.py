@@ -75,6 +75,9 @@ def cases() -> dict[str, tuple[ir.Kernel, list[VectorSet], Directives | None]]:
     # a 128-bit buffer (wide128): two beats a RAM word; 33 int8 = 5 beats, the last 1 byte
     k, vecs = k_vadd(rng, 33, "int8")
     out["vadd_wide128"] = (ir.with_streams(k, ["b", "c"]), vecs, Directives("wide128", bus_bits=128))
+    # a 64-bit buffer (wide64): a beat a RAM word; 19 int16 = 38 bytes = 5 beats, the last 6 bytes
+    k, vecs = k_vadd(rng, 19, "int16")
+    out["vadd_wide64"] = (ir.with_streams(k, ["a", "c"]), vecs, Directives("wide64", bus_bits=64))
     # the two ends of a chain alone, with m_axi for their other array
     a = _inputs(rng)
     scale = k_scale()
