@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import render  # noqa: E402
 from partition.frontend import Rejected, translate  # noqa: E402
@@ -40,7 +41,6 @@ from partition.fuzz.gen import Case  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 
 CORPUS = ROOT / "benchmarks" / "corpus"
-EXAMPLES = ["fir_pipeline", "image_pipeline", "matmul_layer"]
 RESULTS = ROOT / "benchmarks" / "results"
 SEED = 2024
 # RTL simulation runs kernels whose estimated compute is up to this many cycles per call

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen.tree import build_tree  # noqa: E402
 from partition.estimate.variants import candidate_directives, estimate_variant  # noqa: E402
@@ -38,7 +39,6 @@ from partition.plan import Options, build_rtl, make_plan  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 from partition.sim import flow  # noqa: E402
 
-EXAMPLES = ["fir_pipeline", "image_pipeline", "matmul_layer"]
 TARGETS = {"cycles": 0.10, "lut": 0.30, "ff": 0.30, "dsp": 1, "bram18": 1}
 
 

@@ -31,13 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen.tree import build_tree  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
 from partition.plan import Options, make_plan  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 
-EXAMPLES = ["fir_pipeline", "image_pipeline", "matmul_layer"]
 OVERHEAD_APPS = [ROOT / "examples" / f"{e}.py" for e in EXAMPLES] + [
     ROOT / "tests" / "apps" / "conv2d.py",
     ROOT / "tests" / "apps" / "conv2d_pixel.py",

@@ -300,8 +300,8 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-chains",
         action="store_true",
-        help="never chain two kernels by AXI-Stream (by default, with --objective latency, a kernel whose "
-        "result the app hands only to the next kernel may stream it into that kernel)",
+        help="never chain two kernels by AXI-Stream (by default, with --objective latency or throughput, a "
+        "kernel whose result the app hands only to the next kernel may stream it into that kernel)",
     )
 
 

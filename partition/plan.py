@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from partition.boards import Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, Directives, KernelVariant, kernel_variants
+from partition.estimate.variants import BASE, Directives, KernelVariant, estimate_variant, kernel_variants
 from partition.frontend import Rejected, translate
 from partition.frontend.chains import Verdict, chainable
 from partition.profile.model import MAIN, Profile
@@ -43,6 +44,7 @@ from partition.solve.model import (
     Problem,
     ScheduleTooLarge,
     Solution,
+    chain_stages,
     chosen,
     evaluate,
     feasible,
@@ -55,6 +57,8 @@ _IN_DDR = (
     "a returned numpy array is the kernel's output buffer, lent to the app (no copy-out); passed as it "
     "is to another FPGA kernel it stays in DDR (flushed, not copied: edges' in_ddr_bytes)"
 )
+
+CHAIN_OBJECTIVES = ("latency", "throughput")  # the models that take AXI-Stream chains
 
 ASSUMPTIONS = {
     "latency": [
@@ -78,6 +82,8 @@ ASSUMPTIONS = {
         "keeps one Python process on one core)",
         "the app's own code outside the tasks runs first, on its own",
         _IN_DDR,
+        "no AXI-Stream chains: both ends of a chain run at once, which one kernel at a time on the FPGA "
+        "does not model",
     ],
     "throughput": [
         "a loop over frames in steady state: every task runs once per frame and the CPU cores, each FPGA "
@@ -86,6 +92,14 @@ ASSUMPTIONS = {
         "plus its CPU tasks), the time of each FPGA stage (each kernel its own IP), the link (all copies "
         "share the HP port into DDR)",
         "predicted times are per frame (the profiled run is one frame)",
+        'an AXI-Stream chain (plan "chains") joins its kernels into one FPGA stage: the runtime starts the '
+        "producer from the consumer's call and waits for both, so neither takes the next frame before the "
+        "other is done; the stage takes both kernels' FPGA times (not their ii) minus what the chain saves "
+        "(each end's DDR store or load, cache maintenance and pointer registers; the 64-bit beats count "
+        "once); CPU load and link are unchanged (the array stays in DDR between kernels anyway, the stream "
+        "does not use the HP port); a chain is used only where the joined stage beats the kernels' own "
+        "stages, and offered only where the app's source hands that result to the consumer and to nothing "
+        "else",
     ],
 }
 
@@ -103,7 +117,7 @@ class Options:
     top_k: int = 1
     variants: bool = True  # estimate implementation variants (False: the base one only)
     calibrate: Path | None = None
-    chains: bool = True  # offer AXI-Stream chains where the app allows them (latency objective)
+    chains: bool = True  # offer AXI-Stream chains where the app allows them (CHAIN_OBJECTIVES)
 
 
 @dataclass
@@ -230,14 +244,20 @@ def prepare(
     )
     calibrated = 0
 
-    def measured(v: KernelVariant) -> None:
+    def measured(kernel: ir.Kernel, v: KernelVariant) -> None:
         nonlocal calibrated
         if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
-            calibrate.apply(v.estimate, ms)
+            calibrate.apply(
+                v.estimate,
+                ms,
+                streamed=lambda arrays: estimate_variant(
+                    ir.with_streams(kernel, arrays), board, v.directives
+                ),
+            )
             calibrated += 1
 
     variants: dict[str, list[KernelVariant]] = {
-        name: kernel_variants(k, board, base_only=not opts.variants, adjust=measured)
+        name: kernel_variants(k, board, base_only=not opts.variants, adjust=partial(measured, k))
         for name, k in sorted(kernels.items())
     }
     figures: dict[str, dict[str, costs.TaskFigures]] = {}
@@ -260,7 +280,7 @@ def prepare(
     if opts.objective != "latency" and problem.base_s < 0:
         problem.base_s = 0.0  # nested tasks: their inclusive times overlap and already hold it all
     verdicts: dict[tuple[str, str], Verdict] = {}
-    if opts.chains and opts.objective == "latency":
+    if opts.chains and opts.objective in CHAIN_OBJECTIVES:
         problem.chains, verdicts = _chains(profile, app_dir, kernels, variants, board)
     return Prepared(board, scaling, kernels, rejected, variants, figures, problem, pins, calibrated, verdicts)
 
@@ -274,8 +294,11 @@ def _chains(
 ) -> tuple[list[ChainCost], dict[tuple[str, str], Verdict]]:
     """The AXI-Stream chains the app allows between two kernels, with their costs.
 
-    Only the latency model takes chains (model.py): it charges each kernel its
-    own time, so a chain's saving is a sum of per-end shares."""
+    The latency and throughput models take chains (model.py): both charge each
+    kernel its own time, so a chain's saving is a sum of per-end shares (for
+    throughput the chained kernels are one stage). Whether the app allows a
+    chain does not depend on the objective. The makespan model runs one kernel
+    at a time and takes none."""
     verdicts: dict[tuple[str, str], Verdict] = {}
     out: list[ChainCost] = []
     for e in sorted(profile.edges, key=lambda e: (e.src, e.dst, e.what)):
@@ -534,7 +557,7 @@ def _schedule(problem: Problem, sol: Solution) -> list[dict[str, Any]]:
     for e in entries:
         res = e["resource"]
         if problem.objective == "throughput" and res == "fpga":
-            res = f"fpga:{e['task']}"  # every FPGA stage is its own IP, working at the same time
+            res = f"fpga:{e.get('stage', e['task'])}"  # every FPGA stage is its own IP (or chained IPs)
         out.append(
             {
                 "task": e["task"],
@@ -902,11 +925,43 @@ def explain_task(plan: Plan, name: str) -> dict[str, Any]:
                 "used": (a, b) in used,
                 "saving_s": used[(a, b)]["saving_s"] if (a, b) in used else 0.0,
                 "reason": v.reason,
+                **({} if (a, b) in used or v.reason else _chain_unused(plan, a, b)),
             }
             for (a, b), v in sorted(prep.chain_verdicts.items())
             if name in (a, b)
         ]
     return out
+
+
+def _chain_unused(plan: Plan, src: str, dst: str) -> dict[str, Any]:
+    """Why a chain the app allows is not used: an end on the CPU, no saving with the chosen
+    variants, or (throughput) the joined stage slower than the kernels' own stages."""
+    prep = plan.prepared
+    assert prep is not None
+    problem = prep.problem
+    variant = {t["name"]: t["variant"] for t in plan.data["tasks"] if t.get("variant")}
+    ch = chosen(problem, plan_assignment(plan), variant)
+    vs, vd = ch.get(src), ch.get(dst)
+    c = next((c for c in problem.chains if (c.src, c.dst) == (src, dst)), None)
+    if c is None or vs is None or vd is None:
+        return {"why_unused": "not both ends on the FPGA"}
+    saving = c.saving(vs.name, vd.name)
+    if saving <= 0:
+        return {
+            "why_unused": f"with variants {vs.name} and {vd.name} the stream saves nothing",
+            "would_save_s": saving,
+        }
+    stages, used = chain_stages(problem, ch)
+    now = {n: (members, secs) for members, secs in stages for n in members}
+    members = sorted({*now[src][0], *now[dst][0]}, key=[t.name for t in problem.tasks].index)
+    joined = sum(ch[n].fpga_s for n in members) - saving
+    joined -= sum(u.saving(ch[u.src].name, ch[u.dst].name) for u in used if u.src in members)
+    return {
+        "why_unused": f"one stage of {' + '.join(members)} would take {_fmt_s(joined)} per frame (their FPGA "
+        f"times minus the chains' savings, this one {_fmt_s(saving)}), their stages now "
+        f"{_fmt_s(max(now[src][1], now[dst][1]))}: separate stages are faster",
+        "would_save_s": saving,
+    }
 
 
 def plan_assignment(plan: Plan) -> dict[str, int]:

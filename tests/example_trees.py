@@ -16,7 +16,10 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ("fir_pipeline", "image_pipeline", "matmul_layer")
+if str(ROOT) not in sys.path:  # run as a program: the checkout's examples/ (and partition/)
+    sys.path.insert(0, str(ROOT))
+
+from examples import NAMES as EXAMPLES  # noqa: E402
 
 
 def build_examples(base: Path) -> dict[str, Path]:

@@ -1,7 +1,9 @@
 """Every integer kernel of every example, through the built-in RTL backend: lint clean,
 simulated bit-exactly against Python's results on every vector (cocotb + Verilator, the
 same flow as `make sim`), synthesized with yosys, and its simulated cycles equal to the
-estimate the plan used (or below it, where control flow depends on the data)."""
+estimate the plan used (or below it, where control flow depends on the data). The kernels at
+the ends of an AXI-Stream chain (fir_pipeline's fir_q15 -> decimate) are built with their
+AXI-Stream ports, and the testbench drives those from the same vectors."""
 
 from __future__ import annotations
 
@@ -16,11 +18,16 @@ def _fpga_tasks(example_builds, name):
     return [t for t in example_builds[name][1]["tasks"] if t["placement"] == "fpga"]
 
 
+def _built(example_builds, name):
+    """The FPGA tasks whose built-in RTL plan.json says was built."""
+    return [t for t in _fpga_tasks(example_builds, name) if t["rtl"]["status"] == "built"]
+
+
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
     for t in _fpga_tasks(example_builds, example):
         assert t["rtl"]["status"] == "built", t["rtl"]
-        # the chosen variant: wide bus, unrolled loops and arrays in cyclic banks alike
+        # the chosen variant: wide bus, unrolled loops and arrays in cyclic banks alike, streamed or not
         assert t["rtl"]["variant"] == t["variant"] and "note" not in t["rtl"], t["rtl"]
         tree = example_builds[example][0]
         assert (tree / "rtl" / t["kernel"] / f"{t['kernel']}.v").is_file()
@@ -29,7 +36,8 @@ def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
 @pytest.mark.timeout(3600)  # waits for the session's RTL run (conftest.py)
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, example):
-    for t in _fpga_tasks(example_builds, example):
+    assert _built(example_builds, example)
+    for t in _built(example_builds, example):
         k = t["kernel"]
         lint = rtl_results[k, "lint"]
         assert lint["status"] == "pass", lint.get("detail")
@@ -49,7 +57,7 @@ def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, examp
 @pytest.mark.timeout(3600)
 def test_results_land_in_the_tree_and_the_report(example_builds, rtl_results):
     tree, _data = example_builds[EXAMPLES[0]]
-    k = _fpga_tasks(example_builds, EXAMPLES[0])[0]["kernel"]
+    k = _built(example_builds, EXAMPLES[0])[0]["kernel"]
     for step in ("rtl_sim", "yosys", "lint"):
         rec = json.loads((Path(tree) / "results" / k / f"{step}.json").read_text())
         assert rec["format"] == "partition-result/1" and rec["status"] == "pass"

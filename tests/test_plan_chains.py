@@ -16,7 +16,7 @@ import pytest
 from partition.boards import load_board
 from partition.codegen.tree import build_tree
 from partition.fsutil import write_tree
-from partition.plan import Options, explain_task, make_plan
+from partition.plan import Options, explain_task, make_plan, prepare
 from partition.profile import run_profile
 from partition.report.terminal import explain_text
 
@@ -101,7 +101,9 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
     top = files["rtl/cosim_top.v"].decode()
     assert ".out_r_TDATA(scale_out_r_TDATA)," in top and ".y_TDATA(scale_out_r_TDATA)," in top
     # the reports name the chain and what it saves
-    assert "| `scale` | `offset` | `y` |" in files["report.md"].decode()
+    md = files["report.md"].decode()
+    assert "| `scale` | `offset` | `y` |" in md
+    assert "(the HLS C++ path is unaffected)\n- note: k: Python int" in md  # one item per line
     assert 'data-path="plan.chains.0.saving_s"' in files["report.html"].decode()
 
 
@@ -133,12 +135,66 @@ def test_the_unchanged_app_runs_the_chain_on_a_fake_board(chained):
     assert backend.ports["scale"].starts == backend.ports["offset"].starts == 3
 
 
-def test_no_chains_without_the_option_or_beyond_latency(tmp_path):
+def test_no_chains_without_the_option_or_for_makespan(tmp_path):
     _app, _prof, _board, plan = _plan(tmp_path, chains=False)
     assert plan.data["chains"] == []
     assert all(t["rtl"]["status"] == "built" for t in plan.data["tasks"] if t["placement"] == "fpga")
     _app, _prof, _board, plan = _plan(tmp_path, objective="makespan")
-    assert plan.data["chains"] == []
+    assert plan.data["chains"] == [] and plan.prepared.problem.chains == []
+    assert any("no AXI-Stream chains" in a for a in plan.data["model"]["assumptions"])
+
+
+def _stages(plan) -> set[str]:
+    return {e["resource"] for e in plan.data["schedule"] if e["resource"].startswith("fpga")}
+
+
+def test_throughput_offers_the_chain_and_declines_it_where_separate_stages_are_faster(tmp_path):
+    """Each kernel here is mostly call overhead, which a chain keeps: one stage of both would
+    take longer than either kernel's own stage, so the period model keeps them apart."""
+    _app, _prof, _board, plan = _plan(tmp_path, objective="throughput", cores=1)
+    assert [(c.src, c.dst) for c in plan.prepared.problem.chains] == [("scale", "offset")]
+    assert plan.fpga_tasks == ["offset", "scale"] and plan.data["chains"] == []
+    assert _stages(plan) == {"fpga:offset", "fpga:scale"}
+    assert any("joins its kernels into one FPGA stage" in a for a in plan.data["model"]["assumptions"])
+    info = explain_task(plan, "scale")
+    (c,) = info["chains"]
+    assert not c["used"] and c["would_save_s"] > 0
+    text = explain_text(info, plan.data)
+    assert (
+        "AXI-Stream chain scale -> offset: possible, not used: one stage of offset + scale would take" in text
+    )
+    assert "separate stages are faster" in text
+
+
+def test_throughput_streams_a_chain_that_makes_one_faster_stage(tmp_path):
+    """The same app with the chain's shares raised to 90 % of each kernel's time (a kernel whose
+    time is its DDR phases): the joined stage beats both, and plan, tree and explain say so."""
+    app = tmp_path / "app.py"
+    app.write_text(APP.replace("{extra}", "pass"))
+    prof = run_profile(app, [], cwd=tmp_path, baseline=False, replay=False)
+    board = load_board("pynq-z2")
+    opts = Options(objective="throughput", cores=1)
+    prep = prepare(prof, tmp_path, board, opts)
+    (chain,) = prep.problem.chains
+    times = {t.name: {v.name: v.fpga_s for v in t.options()} for t in prep.problem.tasks}
+    chain.src_s = {v: 0.9 * s for v, s in times["scale"].items()}
+    chain.dst_s = {v: 0.9 * s for v, s in times["offset"].items()}
+    plan = make_plan(prof, tmp_path, board, opts, prepared=prep)
+    (c,) = plan.data["chains"]
+    assert (c["src"], c["dst"]) == ("scale", "offset") and c["saving_s"] > 0
+    assert _stages(plan) == {"fpga:offset+scale"}
+    var = {t["name"]: t["variant"] for t in plan.data["tasks"] if t.get("variant")}
+    joined = times["scale"][var["scale"]] + times["offset"][var["offset"]] - c["saving_s"]
+    ends = [e["end_s"] for e in plan.data["schedule"] if e["resource"] == "fpga:offset+scale"]
+    assert ends == pytest.approx([joined, joined], rel=1e-12)
+    assert joined < min(times["scale"][var["scale"]], times["offset"][var["offset"]])
+    assert "AXI-Stream chain scale -> offset: used, saves" in explain_text(
+        explain_task(plan, "offset"), plan.data
+    )
+    files, _executable = build_tree(plan, prof, board, app.read_bytes())
+    spec = json.loads(files["host/app_kernels.json"])
+    assert spec["chains"] == [{"producer": "scale", "out": "out_r", "consumer": "offset", "in": "y"}]
+    assert "| `scale` | `offset` | `y` |" in files["report.md"].decode()
 
 
 @pytest.mark.parametrize(
@@ -246,3 +302,44 @@ def test_cosim_runs_a_chained_kernel_on_the_cpu_when_its_partner_has_no_rtl():
         "d": "no built-in RTL",
         "e": "chained to c, which runs on the CPU",
     }
+
+
+def test_calibration_moves_a_streamed_builds_figures_to_the_array_in_ddr(chained, tmp_path):
+    """A csynth report of a chained kernel describes its streamed build: re-planning adds the model's
+    difference back, so the chained plan predicts what was measured."""
+    from partition.errors import PartitionError
+    from partition.estimate.variants import candidate_directives, estimate_variant
+    from partition.ir import with_streams
+    from partition.plan import translate_all
+
+    tmp, _app, prof, board, plan, _files = chained
+    t = next(t for t in plan.data["tasks"] if t["name"] == "scale")
+    calib = tmp_path / "calib"
+    report = calib / "hls" / "scale" / "proj" / "solution1" / "syn" / "report" / "scale_csynth.xml"
+    report.parent.mkdir(parents=True)
+    xml = next((ROOT / "tests" / "calibration").rglob("*_csynth.xml")).read_text()
+    report.write_text(xml.replace("scale_add", "scale"))  # 1234 cycles, 999 LUT, 777 FF, 0 DSP, 4 BRAM18
+    (calib / "plan.json").write_text(json.dumps(plan.data))
+    again = make_plan(prof, tmp, board, Options(calibrate=calib))
+    assert [c["src"] + "->" + c["dst"] for c in again.data["chains"]] == ["scale->offset"]
+
+    est = next(
+        v["estimate"]
+        for x in again.data["tasks"]
+        if x["name"] == "scale"
+        for v in x["fpga"]["variants"]
+        if v["name"] == t["variant"]
+    )
+    kernel = translate_all(prof, tmp)[0]["scale"]
+    d = next(d for d in candidate_directives(kernel, board) if d.name == t["variant"])
+    ddr = estimate_variant(kernel, board, d)
+    streamed = estimate_variant(with_streams(kernel, ["out_r"]), board, d)
+    assert ddr.cycles > streamed.cycles  # the store phase the stream removes
+    assert est["cycles"] == 1234 + ddr.cycles - streamed.cycles
+    assert est["lut"] == 999 + ddr.lut - streamed.lut and est["bram18"] == 4 + ddr.bram18 - streamed.bram18
+    assert "built with out_r as AXI-Stream" in est["breakdown"]["measured"]["cycles"]
+    # a plan.json whose chain names a task it does not have is refused, naming the file
+    bad = dict(plan.data, chains=[dict(plan.data["chains"][0], src="nowhere")])
+    (calib / "plan.json").write_text(json.dumps(bad))
+    with pytest.raises(PartitionError, match=r"plan\.json: chain nowhere -> offset"):
+        make_plan(prof, tmp, board, Options(calibrate=calib))

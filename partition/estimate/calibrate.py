@@ -22,6 +22,14 @@
   ``rtl.variant``: the chosen one, or base where it partitions arrays into
   banks; base when DIR has no plan.json).
 
+A kernel that DIR/plan.json chains by AXI-Stream (plan "chains") was built
+with those arrays as stream ports: no DDR phase, buffer or pointer register
+for them. Its measurements describe that build, not the variant the ILP
+weighs (the array in DDR), so each measured figure gets the model's
+difference between the two builds added back (`apply`'s `streamed`); the
+chain's saving is that same difference, so a re-planned chain again costs
+what was measured.
+
 Where both exist for the same variant, Vitis's numbers win (they are what
 `make bitstream` builds). Every replaced field is recorded in the estimate's
 ``measured`` map (field -> where it came from) and the estimate's source
@@ -33,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +64,7 @@ class Measurement:
     clock_mhz: float | None = None
     resources: dict[str, int] = field(default_factory=dict)
     origin: dict[str, str] = field(default_factory=dict)  # field -> file it came from (relative to DIR)
+    streams: tuple[str, ...] = ()  # kernel arrays the measured build had as AXI-Stream ports
 
 
 def _int(text: str | None, what: str, path: Path) -> int | None:
@@ -119,13 +129,26 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
         raise PartitionError(f"--calibrate {folder}: no such folder")
     chosen: dict[str, str] = {}  # kernel -> the variant the plan chose (the HLS C++ builds it)
     in_rtl: dict[str, str] = {}  # kernel -> the variant the built-in RTL built
+    streams: dict[str, tuple[str, ...]] = {}  # kernel -> its arrays built as streams
     plan = _json(folder / "plan.json")
     if plan is not None:
+        kernel_of: dict[str, str] = {}
         for t in plan.get("tasks", []):
+            if t.get("kernel") and t.get("name"):
+                kernel_of[str(t["name"])] = str(t["kernel"])
             if t.get("kernel") and t.get("variant"):
                 chosen[t["kernel"]] = str(t["variant"])
             if t.get("kernel") and isinstance(t.get("rtl"), dict) and t["rtl"].get("variant"):
                 in_rtl[t["kernel"]] = str(t["rtl"]["variant"])
+        for c in plan.get("chains", []):
+            for task, port in ((c.get("src"), c.get("out")), (c.get("dst"), c.get("in"))):
+                if task not in kernel_of or not port:
+                    raise PartitionError(
+                        f"{folder / 'plan.json'}: chain {c.get('src')} -> {c.get('dst')} names a task or "
+                        "port the plan does not have; re-run partition plan for that folder"
+                    )
+                k = kernel_of[task]
+                streams[k] = tuple(sorted({*streams.get(k, ()), str(port)}))
     out: list[Measurement] = []
     known = set(kernels)
     for path in sorted(folder.rglob("*_csynth.xml")):
@@ -136,7 +159,9 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
         r = read_csynth(path)
         if r["top"] and r["top"] != name:
             raise PartitionError(f"{path}: the report is of {r['top']}, not of kernel {name}")
-        m = Measurement(name, chosen.get(name, "base"), "vitis", clock_mhz=r["clock_mhz"])
+        m = Measurement(
+            name, chosen.get(name, "base"), "vitis", clock_mhz=r["clock_mhz"], streams=streams.get(name, ())
+        )
         if r["cycles"] is not None:
             m.cycles, m.origin["cycles"] = r["cycles"], rel
         if r["ii"] is not None:
@@ -147,7 +172,7 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
             out.append(m)
     for name in sorted(known):
         res_dir = folder / "results" / name
-        m = Measurement(name, in_rtl.get(name, "base"), "rtl")
+        m = Measurement(name, in_rtl.get(name, "base"), "rtl", streams=streams.get(name, ()))
         sim = _json(res_dir / "rtl_sim.json")
         if sim is not None and sim.get("status") == "pass":
             per = [int(c) for c in sim.get("cycles_per_vector") or [] if c is not None]
@@ -163,12 +188,37 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
     return out
 
 
-def apply(est: Estimate, measurements: list[Measurement]) -> Estimate:
-    """`est` with the fields measured for its kernel and variant replaced (RTL first, then Vitis)."""
+def apply(
+    est: Estimate,
+    measurements: list[Measurement],
+    streamed: Callable[[tuple[str, ...]], Estimate] | None = None,
+) -> Estimate:
+    """`est` with the fields measured for its kernel and variant replaced (RTL first, then Vitis).
+
+    `streamed(arrays)`: the model's estimate of the same variant built with
+    those arrays as AXI-Stream ports; needed for a measurement of a chained
+    build, whose figures are moved to the array-in-DDR build `est` describes by
+    the model's difference between the two (cycles and each resource).
+    """
     mine = [m for m in measurements if m.kernel == est.task and m.variant == est.variant]
     if not mine:
         return est
     mine.sort(key=lambda m: m.source != "rtl")  # rtl first, vitis overrides
+    model = {"cycles": est.cycles, **{r: getattr(est, r) for r in RESOURCES}}
+    twins: dict[tuple[str, ...], Estimate] = {}
+
+    def moved(m: Measurement, what: str, value: int) -> tuple[int, str]:
+        """The measured `value` of field `what`, moved to the array-in-DDR build; and how."""
+        if not m.streams:
+            return value, ""
+        if streamed is None:
+            raise ValueError(f"{m.kernel}: a measurement of a streamed build needs the model's stream twin")
+        if m.streams not in twins:
+            twins[m.streams] = streamed(m.streams)
+        delta = model[what] - getattr(twins[m.streams], what)
+        how = f", built with {', '.join(m.streams)} as AXI-Stream: {delta:+d} for the array in DDR (model)"
+        return max(0, value + delta), how
+
     measured: dict[str, str] = {}
     for m in mine:
         tag = "Vitis HLS csynth" if m.source == "vitis" else "built-in RTL"
@@ -178,13 +228,14 @@ def apply(est: Estimate, measurements: list[Measurement]) -> Estimate:
                     f"{tag}: target clock {m.clock_mhz:g} MHz instead of the board's {est.clock_mhz:g} MHz"
                 )
                 est.clock_mhz = m.clock_mhz
-            est.cycles = m.cycles
-            measured["cycles"] = f"{tag} ({m.origin['cycles']})"
+            est.cycles, how = moved(m, "cycles", m.cycles)
+            measured["cycles"] = f"{tag} ({m.origin['cycles']}{how})"
         if m.ii is not None:
             measured["ii"] = f"{tag} ({m.origin['ii']}): {m.ii} cycles"
         for r, v in m.resources.items():
-            setattr(est, r, v)
-            measured[r] = f"{tag} ({m.origin[r]})"
+            value, how = moved(m, r, v)
+            setattr(est, r, value)
+            measured[r] = f"{tag} ({m.origin[r]}{how})"
         est.source = m.source  # vitis last: it names the estimate when both measured it
     est.breakdown = dict(est.breakdown, measured=dict(sorted(measured.items())))
     est.notes.append(

@@ -253,6 +253,10 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
             lines.append(f"  AXI-Stream chain {c['src']} -> {c['dst']}: used, saves {fmt_s(c['saving_s'])}")
         elif c["reason"]:
             lines.append(f"  AXI-Stream chain {c['src']} -> {c['dst']}: not possible: {c['reason']}")
+        elif c.get("why_unused"):
+            lines.append(
+                f"  AXI-Stream chain {c['src']} -> {c['dst']}: possible, not used: {c['why_unused']}"
+            )
         else:
             lines.append(
                 f"  AXI-Stream chain {c['src']} -> {c['dst']}: possible, not used (both ends must be on the "

@@ -52,9 +52,10 @@ just below it (the proof when it is the optimum).
 Determinism. Parallel CP-SAT returns whichever optimal solution a worker
 found first, which would make build trees differ between runs. The search
 therefore first runs one deterministic worker (no LP, the greedy choice as a
-hint) for a quarter of the time limit; only if that does not prove the
-optimum do the parallel portfolio (on several cores and up to _SHAVE_JOBS
-jobs a quarter of the time left) and the capped searches run, and once they have proven the optimal length one
+hint) for a quarter of the time limit (a twentieth where capped searches
+follow: on several cores and up to _SHAVE_JOBS jobs); only if that does not
+prove the optimum do the parallel portfolio (there, a twentieth of the time
+left) and the capped searches run, and once they have proven the optimal length one
 deterministic worker looks for the first schedule of exactly that length
 (its answer is then the same on every run). `stats["deterministic"]` is 0
 when neither deterministic pass finished (the time limit cut the search).
@@ -91,9 +92,16 @@ _WORKERS = 8  # the parallel portfolio (CP-SAT's subsolvers; threads share the c
 _FLOW_JOBS = 400  # the flow rows are quadratic in the jobs: only up to this many
 _PROVEN_REL = 1e-9  # a schedule this close to the bound is optimal
 _SPILL_VARS = 2000  # spill variables of the flow rows (see _spill_terms)
-_ROUND_WORK = 2.0  # deterministic seconds of one capped round (`_shave`)
+_ROUND_WORK = 2.0  # deterministic seconds of one capped round (`_shave`), doubled when all are undecided
+_ROUND_WORK_MAX = 2.0 * 2**8  # the largest budget of a round (bounds the rounds without a time limit)
 _NEAR = 16  # every other capped round: 1/_NEAR of the gap below the best
-_PARALLEL_SHARE = 0.25  # with `_shave`: share of the time left after the first pass for the parallel one
+# with `_shave` the first and the parallel pass only seed the capped rounds, which do the work
+# (40 tasks on two cores: first and parallel passes of 10 s and 7.5 s left a gap of 1.2e-7 at the
+# 40 s limit in one run; of 2 s each, five runs proved the optimum in 11.5–19.5 s on a loaded machine)
+_SHAVE_FIRST_SHARE = 0.05  # of the time limit
+_SHAVE_FIRST_S = 2.0  # without a time limit
+_PARALLEL_SHARE = 0.05  # of the time left after the first pass
+_SHAVE_PARALLEL_S = 2.0  # without a time limit
 # `_shave` on several cores and up to this many jobs: it closed 40 tasks (112 jobs) on two cores; at
 # 100 tasks (299 jobs) a quarter of the time for the parallel search left a gap of 8.5e-2 (1.2e-2 with
 # all of it), and on one core the parallel search alone proves 100 tasks.
@@ -523,14 +531,18 @@ def _shave(cm: _Model, res: _Pass, left, msg: bool) -> tuple[_Pass, int]:
     bound and the best schedule, and just below the best (1/_NEAR of the
     way): a refuted round raises the bound, a schedule lowers the best, a
     round that decides nothing in its deterministic budget moves the next
-    caps up without raising the bound. Each round stops at its first
+    caps up without raising the bound; once every cap up to the best is
+    undecided, the rounds start again from the bound with twice the budget
+    (before, the loop stopped there with time left: a gap of 7.9e-8 after
+    27 s of a 40 s limit). Each round stops at its first
     schedule, which is often only a little shorter than the cap; the rounds
     just below the best refute most of the gap at once when the best is
     (near) the optimum, as it soon is on the benchmark. Returns the result
     (OPTIMAL when the bound meets the best) and the rounds run.
     """
     lo = res.bound if res.bound is not None else 0  # proven: no schedule shorter
-    tried = lo  # caps below this decided nothing
+    tried = lo  # caps below this decided nothing in the current budget
+    work = _ROUND_WORK
     rounds = 0
     while res.objective is not None and lo < res.objective:
         remaining = left()
@@ -539,9 +551,12 @@ def _shave(cm: _Model, res: _Pass, left, msg: bool) -> tuple[_Pass, int]:
         hi, base = res.objective, max(lo, tried)
         step = max(1, (hi - base) // (2 if rounds % 2 == 0 else _NEAR))
         cap = hi - step
-        if cap >= hi or cap < base:
-            break
-        run = _run(cm, workers=1, wall_s=remaining, msg=msg, below=cap + 1, work=_ROUND_WORK)
+        if cap < base:  # every cap left is undecided at this budget: again, with more
+            if work >= _ROUND_WORK_MAX:
+                break
+            tried, work = lo, 2 * work
+            continue
+        run = _run(cm, workers=1, wall_s=remaining, msg=msg, below=cap + 1, work=work)
         rounds += 1
         if run.status == "INFEASIBLE":
             lo = cap + 1
@@ -604,7 +619,11 @@ def solve_makespan(
         return None if deadline is None else deadline - time.perf_counter()
 
     deterministic = True
-    first = _FIRST_S if time_limit_s is None else _FIRST_SHARE * time_limit_s
+    shave = problem.cpu_cores > 1 and cm.n_jobs <= _SHAVE_JOBS
+    if shave:
+        first = _SHAVE_FIRST_S if time_limit_s is None else _SHAVE_FIRST_SHARE * time_limit_s
+    else:
+        first = _FIRST_S if time_limit_s is None else _FIRST_SHARE * time_limit_s
     remaining = left()
     res = _run(cm, workers=1, wall_s=first if remaining is None else min(first, remaining), msg=msg)
     passes = 1
@@ -614,8 +633,10 @@ def solve_makespan(
     elif remaining is not None and remaining <= 0.05:
         deterministic = False
     else:
-        shave = problem.cpu_cores > 1 and cm.n_jobs <= _SHAVE_JOBS
-        par_s = None if remaining is None else (_PARALLEL_SHARE if shave else 1.0) * remaining
+        if shave:
+            par_s = _SHAVE_PARALLEL_S if remaining is None else _PARALLEL_SHARE * remaining
+        else:
+            par_s = remaining
         res = _better(res, _run(cm, workers=_WORKERS, wall_s=par_s, msg=msg))
         passes += 1
         if shave:

@@ -17,7 +17,9 @@ big-M constants tight); the benchmark reports how far they are from the ILP.
   throughput period set by one resource, say) less total work wins.
 
 Objectives are evaluated incrementally for latency and throughput (a move
-changes a task's time and its incident edges); makespan uses `list_schedule`
+changes a task's time and its incident edges; for throughput the tasks joined
+by chains form a group whose slowest stage `model.chain_stages` recomputes
+when one of them moves); makespan uses `list_schedule`
 (critical-path list scheduling), with a fixed budget of scheduled jobs so
 that the time spent stays bounded and the result deterministic. With two
 cores, CPU tasks go to the less loaded core (throughput) and a final
@@ -36,6 +38,7 @@ from partition.solve.model import (
     MAIN,
     Job,
     Problem,
+    chain_stages,
     chosen,
     feasible,
     makespan_jobs,
@@ -186,6 +189,33 @@ class _State:
         for t in p.tasks:
             self.loads[0] += t.cpu_s
         self.stages: list[tuple[float, int]] = []  # sorted (ii, task) of FPGA tasks
+        # throughput with chains: tasks joined by chains are one group with one entry in
+        # `stages` (key n + group, its slowest stage by model.chain_stages)
+        self.group = [-1] * self.n
+        self.group_problems: list[Problem] = []
+        if p.objective == "throughput" and p.chains:
+            up = list(range(self.n))
+
+            def root(k: int) -> int:
+                while up[k] != k:
+                    up[k] = up[up[k]]
+                    k = up[k]
+                return k
+
+            for c in p.chains:
+                up[root(self.index[c.src])] = root(self.index[c.dst])
+            roots: dict[int, int] = {}
+            for c in p.chains:
+                for end in (c.src, c.dst):
+                    i = self.index[end]
+                    self.group[i] = roots.setdefault(root(i), len(roots))
+            for gid in range(len(roots)):
+                members = [t for i, t in enumerate(p.tasks) if self.group[i] == gid]
+                chains = [c for c in p.chains if self.group[self.index[c.src]] == gid]
+                self.group_problems.append(
+                    Problem(tasks=members, edges=[], budget={}, objective="throughput", chains=chains)
+                )
+            self.stages = [(0.0, self.n + gid) for gid in range(len(roots))]
         self.link = sum(e.cost(0, 0) for e in p.edges)
         self.makespan_jobs_placed = 0
         self._mk_cache: dict[tuple[int, ...], float] = {}
@@ -252,12 +282,15 @@ class _State:
             if new < 0:
                 c = min(range(len(loads)), key=lambda k: (loads[k], k))
                 loads[c] += self.p.tasks[i].cpu_s
+            key = i if self.group[i] < 0 else self.n + self.group[i]
             stage = 0.0
             for ii, j in reversed(self.stages):
-                if j != i:
+                if j != key:
                     stage = ii
                     break
-            if new >= 0:
+            if self.group[i] >= 0:
+                stage = max(stage, self._group_stage(self.group[i], i, new))
+            elif new >= 0:
                 stage = max(stage, self.opts[i][new].period_s)
             return max(*loads, stage, self.link + edge_d), lat
         self.opt[i] = new
@@ -273,21 +306,38 @@ class _State:
         edge_d = self._edge_delta(i, new)
         self.latency += self._time(i, new) - self._time(i, old) + edge_d + self._chain_delta(i, new)
         self.link += edge_d
+        gid = self.group[i]
+        if gid >= 0:
+            self.stages.remove((self._group_stage(gid), self.n + gid))
         if old >= 0:
             for r in self.budget:
                 self.used[r] -= self.opts[i][old].resources.get(r, 0.0)
-            self.stages.remove((self.opts[i][old].period_s, i))
+            if gid < 0:
+                self.stages.remove((self.opts[i][old].period_s, i))
         else:
             self.loads[self.core[i]] -= self.p.tasks[i].cpu_s
         if new >= 0:
             for r in self.budget:
                 self.used[r] += self.opts[i][new].resources.get(r, 0.0)
-            bisect.insort(self.stages, (self.opts[i][new].period_s, i))
+            if gid < 0:
+                bisect.insort(self.stages, (self.opts[i][new].period_s, i))
         else:
             c = min(range(len(self.loads)), key=lambda k: (self.loads[k], k))
             self.core[i] = c
             self.loads[c] += self.p.tasks[i].cpu_s
         self.opt[i] = new
+        if gid >= 0:
+            bisect.insort(self.stages, (self._group_stage(gid), self.n + gid))
+
+    def _group_stage(self, gid: int, i: int | None = None, new: int | None = None) -> float:
+        """The slowest FPGA stage of chain group `gid` (with task i at option `new`)."""
+        gp = self.group_problems[gid]
+        ch = {}
+        for t in gp.tasks:
+            k = self.index[t.name]
+            o = new if k == i else self.opt[k]
+            ch[t.name] = None if o < 0 else self.opts[k][o]
+        return max((secs for _, secs in chain_stages(gp, ch)[0]), default=0.0)
 
     def key(self) -> tuple[float, float]:
         obj = self.p.objective

@@ -37,6 +37,11 @@ throughput (F4)
          (w_i = 1: task i on core 1; when base = 0 core 0 is the busier one, by symmetry)
     P >= sum_v ii_iv z_iv                                  for every task (its own stage)
     P >= sum_e cost_e                                      the link
+    AXI-Stream chains (model.py, Chains under throughput): s_c, g_c as for latency; a task at a
+    possible chain keeps its own-stage row only while no used chain touches it
+    (P >= ii_i - ii_i^max sum_{c at i} s_c), and the kernels joined by used chains are one
+    stage of their summed FPGA times minus the savings, built up along the chains
+    (`_chain_stage_rows`)
 
 makespan (F3, disjunctive). Jobs: the tasks, and a transfer job on the CPU
 for every edge that costs something in some placement (model.py). With S_j
@@ -138,6 +143,7 @@ from partition.solve.model import (
     optimal_schedule,
     schedule_length,
     split_cores,
+    streamed,
     task_order,
     throughput_entries,
     throughput_loads,
@@ -287,9 +293,9 @@ def check_problem(problem: Problem) -> None:
 
 
 def _check_chains(problem: Problem, names: set[str]) -> None:
-    if problem.chains and problem.objective != "latency":
+    if problem.chains and problem.objective not in ("latency", "throughput"):
         raise PartitionError(
-            f"AXI-Stream chains are modelled for the latency objective, not {problem.objective}"
+            f"AXI-Stream chains are modelled for the latency and throughput objectives, not {problem.objective}"
         )
     srcs: set[str] = set()
     opts = {t.name: {v.name for v in t.options()} for t in problem.tasks}
@@ -308,6 +314,43 @@ def _check_chains(problem: Problem, names: set[str]) -> None:
                     )
         if not _time_ok(c.stream_s):
             raise PartitionError(f"chain {c.src} -> {c.dst}: stream time {c.stream_s!r} must be >= 0")
+    if problem.chains and problem.objective == "throughput":
+        _check_throughput_chains(problem)
+
+
+def _check_throughput_chains(problem: Problem) -> None:
+    """What the throughput model of chains relies on (model.py, Chains under throughput)."""
+    into: dict[str, str] = {c.src: c.dst for c in problem.chains}
+    for start in into:
+        seen = [start]
+        n = into[start]
+        while n in into and n not in seen:
+            seen.append(n)
+            n = into[n]
+        if n == start:
+            raise PartitionError(
+                "chains " + " -> ".join([*seen, start]) + " form a cycle; a kernel cannot stream into "
+                "its own producer"
+            )
+    shares: dict[tuple[str, str], float] = {}
+    for c in problem.chains:
+        for end, times in ((c.src, c.src_s), (c.dst, c.dst_s)):
+            for v, t in times.items():
+                shares[end, v] = shares.get((end, v), 0.0) + t
+    for t in problem.tasks:
+        for v in t.options():
+            if (t.name, v.name) not in shares:
+                continue
+            if shares[t.name, v.name] > v.fpga_s * (1 + 1e-9):
+                raise PartitionError(
+                    f"task {t.name} variant {v.name}: its chains' shares add up to "
+                    f"{shares[t.name, v.name]!r} s, more than its FPGA time {v.fpga_s!r} s"
+                )
+            if v.ii_s is not None and v.ii_s > v.fpga_s:
+                raise PartitionError(
+                    f"task {t.name} variant {v.name}: ii {v.ii_s!r} s exceeds its FPGA time "
+                    f"{v.fpga_s!r} s; a chained kernel needs ii <= its time per frame"
+                )
 
 
 # --------------------------------------------------------------------------- folding
@@ -444,6 +487,7 @@ class _Builder:
         self.order = {n: i for i, n in enumerate(fold.names)}
         self.n_rows = 0
         self.pending: list[tuple[Any, float]] = []
+        self.chain_vars: dict[str, Any] = {}  # throughput: the stage variables of chains
         k = 0
         for i, t in enumerate(problem.tasks):
             n = t.name
@@ -588,8 +632,9 @@ def _end_time(b: _Builder, n: str, times: dict[str, float]) -> Lin:
     return _const(times.get(b.f.opts[n][0].name, 0.0)) if b.x[n] else {}
 
 
-def _chain_savings(b: _Builder) -> list[tuple[Any, pulp.LpVariable, pulp.LpVariable]]:
-    """Per chain that can save time: s (used) and g (seconds saved), g <= saving if s, else 0.
+def _chain_savings(b: _Builder, unit: float = 1.0) -> list[tuple[Any, pulp.LpVariable, pulp.LpVariable]]:
+    """Per chain that can save time: s (used) and g (the saving, in `unit` per second), g <= saving
+    if s, else 0.
 
         g <= M s,   g <= src_end + dst_end - stream_s s,   s <= x_src,  s <= x_dst
 
@@ -608,9 +653,9 @@ def _chain_savings(b: _Builder) -> list[tuple[Any, pulp.LpVariable, pulp.LpVaria
         k = len(out)
         s = b.prob.add_variable(f"s{k:06d}", 0, 1, cat=pulp.LpBinary)
         g = b.prob.add_variable(f"g{k:06d}", 0, None)
-        b.row(g - (most - c.stream_s) * s <= 0, "chm")
+        b.row(g - unit * (most - c.stream_s) * s <= 0, "chm")
         ends = _add(_end_time(b, c.src, c.src_s), _end_time(b, c.dst, c.dst_s))
-        b.row(g - b.expr(ends) + c.stream_s * s <= 0, "chs")
+        b.row(g - b.expr(ends, unit) + unit * c.stream_s * s <= 0, "chs")
         for n in (c.src, c.dst):
             if set(b.x[n]) != {None}:
                 b.row(s - b.expr(b.x[n]) <= 0, "chx")
@@ -647,10 +692,18 @@ def _build_throughput(b: _Builder) -> dict:
         if p.base_s == 0.0 and w:
             b.row(b.expr(core0) - b.expr(core1) >= 0, "sym")
     b.row(pe - b.expr(core0, b.u) >= 0, "cpu0_")
+    chains = _chain_savings(b, b.u)  # in solver units, like P (the rows share their big-M values)
+    chained = _chain_stage_rows(b, chains, pe)
     for t in p.tasks:
         stage = b.fpga_time(t.name, "ii")
         if any(c for c in stage.values()):
-            b.row(pe - b.expr(stage, b.u) >= 0, "stage")
+            at = chained.get(t.name)
+            if at:  # a stage of its own only while no used chain touches it
+                most = max(c for c in stage.values())
+                terms = [(s, b.u * most) for s in at]
+                b.row(pe - b.expr(stage, b.u) + pulp.LpAffineExpression(terms) >= 0, "stage")
+            else:
+                b.row(pe - b.expr(stage, b.u) >= 0, "stage")
     b.pending = []
     link: Lin = {}
     for e in p.edges:
@@ -658,7 +711,73 @@ def _build_throughput(b: _Builder) -> dict:
     b.settle_products(link)
     if any(c for c in link.values()):
         b.row(pe - b.expr(link, b.u) >= 0, "link")
-    return {"P": period, "w": w}
+    return {"P": period, "w": w, "chains": chains}
+
+
+def _chain_stage_rows(b: _Builder, chains: list, pe: pulp.LpAffineExpression) -> dict[str, list]:
+    """Throughput: the stages joined by used chains (model.chain_stages), exactly.
+
+        L_i >= F_i + sum_{c into i} h_c,   L_i >= 0        i's part of its stage, F_i = sum_v fpga_iv z_iv
+        h_c >= L_src - g_c - U_src (1 - s_c),  h_c >= -D_c s_c      h_c = L_src - g_c if used, else 0
+        r_i >= s_c for every c into i                        r_i: a used chain ends in i
+        P >= L_i - U_i (1 - r_i) - U_i s_out(i)              i ends a stage of two or more kernels
+
+    g, h and L are in solver units, like P. U_i = max F_i + sum of U_src over the chains
+    into i bounds L_i. D_c, the largest
+    dst share, bounds L_src - g_c from below: every share is part of its end's time
+    (check_problem), so L_src >= the src's share and g_c <= both shares. Chains form an
+    in-forest (each task the src of at most one, no cycle), so the sums are finite.
+    Returns task -> the s of every possible chain at it (its own stage's row is relaxed by them).
+    """
+    at: dict[str, list] = {}
+    if not chains:
+        return at
+    u = b.u
+    into: dict[str, list] = {}
+    out_of: dict[str, Any] = {}
+    for c, s, g in chains:
+        into.setdefault(c.dst, []).append((c, s, g))
+        out_of[c.src] = s
+        at.setdefault(c.src, []).append(s)
+        at.setdefault(c.dst, []).append(s)
+    ends = [t.name for t in b.p.tasks if t.name in at]
+    # sources first (Kahn's order over the chains)
+    pending = {n: len(into.get(n, [])) for n in ends}
+    dst_of = {c.src: c.dst for c, _, _ in chains}
+    order = [n for n in ends if pending[n] == 0]
+    for n in order:
+        d = dst_of.get(n)
+        if d is not None:
+            pending[d] -= 1
+            if pending[d] == 0:
+                order.append(d)
+    upper: dict[str, float] = {}
+    L: dict[str, pulp.LpVariable] = {}
+    for k, n in enumerate(order):
+        f = b.fpga_time(n)
+        upper[n] = max(f.values(), default=0.0) + sum(upper[c.src] for c, _, _ in into.get(n, []))
+        L[n] = b.prob.add_variable(f"l{k:06d}", 0, None)
+    hs = {}
+    rs: dict[str, pulp.LpVariable] = {}
+    for k, (c, s, g) in enumerate(chains):
+        h = hs[c.src] = b.prob.add_variable(f"h{k:06d}", None, None)
+        drop = max((c.dst_s.get(v.name, 0.0) for v in b.f.opts[c.dst]), default=0.0)
+        b.row(h - L[c.src] + g + u * upper[c.src] * (1 - s) >= 0, "chh")
+        b.row(h + u * drop * s >= 0, "chd")
+    for k, n in enumerate(order):
+        ins = into.get(n, [])
+        b.row(L[n] - b.expr(b.fpga_time(n), u) - pulp.lpSum(hs[c.src] for c, _, _ in ins) >= 0, "chl")
+        if not ins:
+            continue
+        r = rs[n] = b.prob.add_variable(f"r{k:06d}", 0, 1)
+        for _, s, _ in ins:
+            b.row(r - s >= 0, "chr")
+        rhs = L[n] - u * upper[n] * (1 - r)
+        if n in out_of:
+            rhs = rhs - u * upper[n] * out_of[n]
+        b.row(pe - rhs >= 0, "chp")
+    b.chain_vars = {"L": L, "h": hs, "r": rs, "order": order}
+    return at
 
 
 # --------------------------------------------------------------------------- makespan
@@ -971,6 +1090,32 @@ def _add_flow_bounds(
 # --------------------------------------------------------------------------- warm start
 
 
+def _warm_chain_stages(b: _Builder, lp_extra: dict, start: heuristic.Choice, vals: dict) -> None:
+    """Throughput: s, g, L, h, r of the chains as `model.chain_stages` uses them for the start."""
+    if not lp_extra.get("chains"):
+        return
+    ch = chosen(b.p, start.assignment, start.variant)
+    used = {id(c) for c in streamed(b.p, ch)}
+    cv = b.chain_vars
+    into: dict[str, list] = {}
+    for c, s, g in lp_extra["chains"]:
+        on = id(c) in used
+        vals[s] = float(on)
+        vals[g] = b.u * c.saving(ch[c.src].name, ch[c.dst].name) if on else 0.0
+        into.setdefault(c.dst, []).append((c, s, g))
+    load: dict[str, float] = {}
+    for n in cv["order"]:
+        v = ch[n]
+        load[n] = b.u * v.fpga_s if isinstance(v, Variant) else 0.0
+        for c, s, g in into.get(n, []):
+            h = load[c.src] - vals[g] if vals[s] else 0.0
+            vals[cv["h"][c.src]] = h
+            load[n] += h
+        vals[cv["L"][n]] = load[n]
+    for n, r in cv["r"].items():
+        vals[r] = max(vals[s] for _, s, _ in into[n])
+
+
 def _warm_values(b: _Builder, lp_extra: dict, start: heuristic.Choice) -> None:
     """Set every variable's initial value from the heuristic choice."""
     p = b.p
@@ -987,6 +1132,7 @@ def _warm_values(b: _Builder, lp_extra: dict, start: heuristic.Choice) -> None:
         gain = c.saving(vs, vd) if vs is not None and vd is not None else 0.0
         vals[s], vals[g] = float(gain > 0.0), max(0.0, gain)
     if p.objective == "throughput":
+        _warm_chain_stages(b, lp_extra, start, vals)
         on1 = {n: float(start.cores.get(n, 0) == 1 and not xv[n]) for n in lp_extra["w"]}
         load = [p.base_s, 0.0]
         for t in p.tasks:

@@ -36,8 +36,8 @@ Objective `latency` (one run of the app, blocking calls; the default)
 
 Everything runs one after the other; `cpu_cores` does not matter.
 
-Chains (latency only)
----------------------
+Chains (latency and throughput)
+-------------------------------
 `chains` lists task pairs src -> dst whose kernels may run as one AXI-Stream
 chain: src streams its result straight into dst (partition.frontend.chains says
 when the app allows it). When both are on the FPGA, a chain saves
@@ -48,7 +48,9 @@ stream's own time, counted once because the two ends overlap. A chain is used
 exactly when both ends are on the FPGA and that saving is positive; a task
 is the src of at most one chain (it returns one array, all of it to dst), so
 chains never compete and the saving of a choice is the sum over its chains.
-The other objectives' models run kernels one at a time and take no chains.
+The throughput model takes chains too (see there); the makespan model runs
+one kernel at a time on the FPGA, which a chain's two running ends contradict,
+so it takes none (`check_problem` rejects them).
 
 Objective `makespan` (one run, CPU and FPGA overlap)
 ----------------------------------------------------
@@ -99,6 +101,30 @@ of the busiest resource:
   (the DMA's MM2S and S2MM channels, and the CPU's copies into CMA, are one
   resource: the HP port into DDR). Edge costs are not charged to a core.
 
+Chains under throughput. What a chain saves (its ends' DDR store and load
+phases, their buffers' cache maintenance and pointer-register writes) is
+part of its ends' `fpga_s`, which this model charges to the FPGA stages, not
+to a core; the array a chain carries already stays in DDR between two
+kernels (the edge's c11 holds no copy of it) and the stream runs PL to PL,
+not through the HP port, so the CPU load and the link do not change. What
+changes is the stages: the runtime starts a chain's producer from its
+consumer's call and waits for both (`StreamedResult`), so per frame the
+kernels joined by used chains run as one unit and neither takes the next
+frame before the other is done. They are one stage, whose time is what the
+latency model charges them: the sum of their `fpga_s` minus the used chains'
+savings (the ends overlap only while the stream runs; before it the producer
+computes, after it the consumer does). Not the max of the two, and not their
+ii: a pipelined kernel's ii needs a new frame before the last is done, which
+the joined call does not give. So a chain is a choice: it
+helps when the joined stage is faster than the slowest of its kernels' own
+stages, and it is declined otherwise even with a positive saving (two
+balanced stages of 1 s beat one of 2 s - 0.4 s). A chain can be used only when
+it is streamable (both ends on the FPGA, positive saving); among those, each
+group that shares tasks uses the subset with the shortest slowest stage
+(`chain_stages`). The model needs the chains to form no cycle, each end's
+shares within its variant's FPGA time and a chained variant's ii within its
+FPGA time (`check_problem`).
+
 Pins, budgets and exclusive pairs are the same for every objective.
 """
 
@@ -120,6 +146,7 @@ DEFAULT_VARIANT = "default"
 _FEAS_ABS = 1e-9  # resource budgets are met within this slack
 EXACT_STATES = 100_000  # the exact makespan search gives up beyond this many states
 EXACT_SPLIT_TASKS = 22  # the exact two-core split enumerates 2^(n-1) subsets up to this many tasks
+EXACT_CHAIN_BITS = 16  # throughput: a group of chains sharing tasks is enumerated up to this many chains
 
 
 @dataclass
@@ -192,7 +219,7 @@ class Problem:
     objective: str = "latency"  # one of OBJECTIVES
     cpu_cores: int = 1  # cores for CPU tasks (makespan, throughput)
     precedence: list[tuple[str, str]] = field(default_factory=list)  # extra "a before b" (makespan)
-    chains: list[ChainCost] = field(default_factory=list)  # AXI-Stream chains (latency)
+    chains: list[ChainCost] = field(default_factory=list)  # AXI-Stream chains (latency, throughput)
 
 
 @dataclass
@@ -300,8 +327,8 @@ def _latency(problem: Problem, ch: dict) -> float:
     return total
 
 
-def streamed(problem: Problem, ch: dict) -> list[ChainCost]:
-    """The chains a choice uses: both ends on the FPGA and a positive saving."""
+def streamable(problem: Problem, ch: dict) -> list[ChainCost]:
+    """The chains a choice may use: both ends on the FPGA and a positive saving."""
     out = []
     for c in problem.chains:
         vs, vd = ch.get(c.src), ch.get(c.dst)
@@ -310,17 +337,98 @@ def streamed(problem: Problem, ch: dict) -> list[ChainCost]:
     return out
 
 
+def streamed(problem: Problem, ch: dict) -> list[ChainCost]:
+    """The chains a choice uses: for latency every streamable one; for throughput those of
+    the best stages (`chain_stages`)."""
+    if problem.objective == "throughput":
+        return chain_stages(problem, ch)[1]
+    return streamable(problem, ch)
+
+
 # --------------------------------------------------------------------------- throughput
 
 
 def throughput_loads(problem: Problem, ch: dict) -> tuple[list[float], float, float]:
     """(CPU task times, slowest FPGA stage, link load) of one frame."""
     cpu = [t.cpu_s for t in problem.tasks if ch[t.name] is None]
-    fpga = max((ch[t.name].period_s for t in problem.tasks if ch[t.name] is not None), default=0.0)
+    fpga = max((s for _, s in chain_stages(problem, ch)[0]), default=0.0)
     link = 0.0
     for e in problem.edges:
         link += e.cost(_side(ch, e.src), _side(ch, e.dst))
     return cpu, fpga, link
+
+
+def chain_stages(problem: Problem, ch: dict) -> tuple[list[tuple[tuple[str, ...], float]], list[ChainCost]]:
+    """Throughput: the FPGA stages of a choice, (members, seconds per frame) in task order, and
+    the chains it streams (see Chains under throughput).
+
+    A kernel in no used chain is a stage of its own (its variant's ii); the kernels joined
+    by used chains are one stage taking the sum of their FPGA times minus the chains'
+    savings. The used chains are, in each group of streamable chains that share tasks,
+    the subset whose slowest stage is the shortest (ties: fewer chains, then the first
+    subset in binary order of the chains' problem order), found by enumeration of at most
+    2^EXACT_CHAIN_BITS subsets a group.
+    """
+    index = {t.name: k for k, t in enumerate(problem.tasks)}
+    cand = streamable(problem, ch) if problem.chains else []
+    parent = {c.src: c.src for c in cand} | {c.dst: c.dst for c in cand}
+
+    def root(n: str, up: dict[str, str]) -> str:
+        while up[n] != n:
+            up[n] = up[up[n]]
+            n = up[n]
+        return n
+
+    for c in cand:
+        parent[root(c.src, parent)] = root(c.dst, parent)
+    groups: dict[str, list[ChainCost]] = {}
+    for c in cand:
+        groups.setdefault(root(c.src, parent), []).append(c)
+    stages = [
+        ((t.name,), ch[t.name].period_s)
+        for t in problem.tasks
+        if ch[t.name] is not None and t.name not in parent
+    ]
+    used: list[ChainCost] = []
+    for group in groups.values():
+        if len(group) > EXACT_CHAIN_BITS:
+            raise PartitionError(
+                f"{len(group)} streamable chains share tasks ({group[0].src} -> {group[0].dst}, ...); "
+                f"the exact throughput model enumerates their subsets up to {EXACT_CHAIN_BITS} chains"
+            )
+        members = sorted({n for c in group for n in (c.src, c.dst)}, key=index.__getitem__)
+        saves = [c.saving(ch[c.src].name, ch[c.dst].name) for c in group]
+        best: tuple | None = None
+        for mask in range(1 << len(group)):
+            up = {n: n for n in members}
+            for b, c in enumerate(group):
+                if mask >> b & 1:
+                    up[root(c.src, up)] = root(c.dst, up)
+            comp: dict[str, list[str]] = {}
+            for n in members:
+                comp.setdefault(root(n, up), []).append(n)
+            total = dict.fromkeys(comp, 0.0)
+            for names in comp.values():
+                r = root(names[0], up)
+                if len(names) == 1:
+                    total[r] = ch[names[0]].period_s
+                else:
+                    for n in names:
+                        total[r] += ch[n].fpga_s
+            for b, c in enumerate(group):
+                if mask >> b & 1:
+                    total[root(c.src, up)] -= saves[b]
+            worst = max(total.values())
+            key = (worst, mask.bit_count(), mask)
+            if best is None or key < best[0]:
+                best = (key, [(tuple(comp[r]), total[r]) for r in comp])
+        assert best is not None
+        stages += best[1]
+        used += [c for b, c in enumerate(group) if best[0][2] >> b & 1]
+    stages.sort(key=lambda s: index[s[0][0]])
+    order = {id(c): k for k, c in enumerate(problem.chains)}
+    used.sort(key=lambda c: order[id(c)])
+    return stages, used
 
 
 def _period(problem: Problem, ch: dict) -> float:
@@ -738,8 +846,14 @@ def throughput_entries(problem: Problem, ch: dict, core_of: dict[str, int]) -> l
 
     `core_of` gives the core of each CPU task. Entries as in `schedule_entries`;
     FPGA stages are separate IPs working at the same time, so their entries
-    overlap (each from 0 to its ii).
+    overlap (each from 0 to its ii). The kernels of one stage joined by AXI-Stream
+    chains run at the same time too: each has an entry from 0 to the stage's time,
+    with "stage" naming the stage (its kernels joined by "+").
     """
+    stage_of: dict[str, tuple[tuple[str, ...], float]] = {}
+    for members, secs in chain_stages(problem, ch)[0]:
+        for n in members:
+            stage_of[n] = (members, secs)
     out: list[dict] = []
     t = [0.0] * problem.cpu_cores
     if problem.base_s > 0:
@@ -762,9 +876,11 @@ def throughput_entries(problem: Problem, ch: dict, core_of: dict[str, int]) -> l
             )
             t[c] += task.cpu_s
         else:
-            out.append(
-                {"task": task.name, "kind": "task", "resource": "fpga", "start_s": 0.0, "end_s": v.period_s}
-            )
+            members, secs = stage_of[task.name]
+            entry = {"task": task.name, "kind": "task", "resource": "fpga", "start_s": 0.0, "end_s": secs}
+            if len(members) > 1:
+                entry["stage"] = "+".join(members)
+            out.append(entry)
     link = 0.0
     for k, e in enumerate(problem.edges):
         d = e.cost(_side(ch, e.src), _side(ch, e.dst))

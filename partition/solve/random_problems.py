@@ -15,11 +15,12 @@ Three generators:
   data edges, extra precedence pairs, one or two cores; the number of
   variants shrinks as the task count grows, so that exhaustive enumeration
   (prod_i (1 + variants_i) choices, an exact schedule search each for
-  makespan) stays fast. Latency instances also get AXI-Stream chains
-  (`random_chains`), each with savings that are positive for some variant
-  pairs and negative for others.
+  makespan) stays fast. Latency and throughput instances also get AXI-Stream
+  chains (`random_chains`), each with savings that are positive for some
+  variant pairs and negative for others.
 * `layered_problem` — large instances shaped like a real application on a
-  PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver.
+  PYNQ-Z2 (a layered DAG of producer/consumer tasks) for timing the solver;
+  `with_variants` and `with_chains` add variants and AXI-Stream chains to them.
 
 Both are pure functions of their seed (`random.Random`), so every test and
 benchmark run sees the same instances.
@@ -296,29 +297,70 @@ def random_variant_problem(
         objective=objective,
         cpu_cores=r.choice([1, 2]),
         precedence=precedence,
-        chains=random_chains(r, tasks) if objective == "latency" else [],
+        chains=random_chains(r, tasks, objective) if objective != "makespan" else [],
     )
 
 
-def random_chains(r: random.Random, tasks: list[TaskCost]) -> list[ChainCost]:
+def random_chains(r: random.Random, tasks: list[TaskCost], objective: str = "latency") -> list[ChainCost]:
     """AXI-Stream chains between tasks with variants: each task the src of at most one.
 
     Each end's share is up to a third of its variant's FPGA time and the stream
     costs up to about as much as the two shares, so that some variant pairs
-    gain and others would lose (and must not be chained)."""
+    gain and others would lose (and must not be chained). For throughput a chain
+    goes to a later task (no cycle) that ends at most two chains (its shares stay
+    within its time), and some pairs are joined in a path (a -> b -> c)."""
     able = [t for t in tasks if t.variants]
     out: list[ChainCost] = []
+    ends: dict[str, int] = {}
     for src in able:
-        if r.random() >= 0.4:
+        if r.random() >= (0.4 if objective == "latency" else 0.5):
             continue
-        dst = r.choice(able)
+        if objective == "latency":
+            dst = r.choice(able)
+        else:
+            later = [t for t in able[able.index(src) + 1 :] if ends.get(t.name, 0) < 2]
+            if not later:
+                continue
+            dst = later[0] if r.random() < 0.5 else r.choice(later)
+            ends[dst.name] = ends.get(dst.name, 0) + 1
         if dst is src:
             continue
-        src_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in src.variants}
-        dst_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in dst.variants}
-        typical = (sum(src_s.values()) / len(src_s)) + (sum(dst_s.values()) / len(dst_s))
-        out.append(ChainCost(src.name, dst.name, src_s, dst_s, typical * r.uniform(0.2, 1.2)))
+        out.append(_random_chain(r, src, dst))
     return out
+
+
+def _random_chain(r: random.Random, src: TaskCost, dst: TaskCost) -> ChainCost:
+    """Shares up to a third of each variant's time; the stream 0.2 to 1.2 times the typical shares."""
+    src_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in src.options()}
+    dst_s = {v.name: v.fpga_s * r.uniform(0.0, 0.33) for v in dst.options()}
+    typical = (sum(src_s.values()) / len(src_s)) + (sum(dst_s.values()) / len(dst_s))
+    return ChainCost(src.name, dst.name, src_s, dst_s, typical * r.uniform(0.2, 1.2))
+
+
+def with_chains(problem: Problem, seed: int | random.Random = 0, p_chain: float = 0.5) -> Problem:
+    """`problem` with AXI-Stream chains along its task -> task edges (the problem is changed).
+
+    A chain goes along an edge whose ends both have variants, with probability
+    `p_chain` per task (its first such edge): each task the src of at most one and the
+    dst of at most two, so on a DAG they form no cycle and each end's shares, up to a
+    third of its variant's time each, stay within that time. The stream costs 0.2 to
+    1.2 times the typical shares: some variant pairs gain, others lose.
+    """
+    r = _rng(seed)
+    tasks = {t.name: t for t in problem.tasks}
+    ends: dict[str, int] = {}
+    srcs: set[str] = set()
+    problem.chains = []
+    for e in problem.edges:
+        src, dst = tasks.get(e.src), tasks.get(e.dst)
+        if src is None or dst is None or src is dst or not src.options() or not dst.options():
+            continue
+        if src.name in srcs or ends.get(dst.name, 0) >= 2 or r.random() >= p_chain:
+            continue
+        srcs.add(src.name)
+        ends[dst.name] = ends.get(dst.name, 0) + 1
+        problem.chains.append(_random_chain(r, src, dst))
+    return problem
 
 
 def _as_single(task: TaskCost, r: random.Random) -> TaskCost:

@@ -1,0 +1,140 @@
+"""A chain of three kernels: the middle one takes a stream and gives one, with no m_axi at all."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from partition.boards import load_board
+from partition.codegen.tree import build_tree
+from partition.fsutil import write_tree
+from partition.plan import Options, make_plan
+from partition.profile import run_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT / "host", ROOT / "tests" / "host_pynq"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from fake_device import FakeBackend  # noqa: E402
+from partition_runtime.app import main as run_app_main  # noqa: E402
+
+APP = """\
+import numpy as np
+
+
+def scale(x: np.ndarray, k: int) -> np.ndarray:
+    out = np.zeros(x.shape[0], dtype=np.int16)
+    for i in range(x.shape[0]):
+        out[i] = x[i] * k
+    return out
+
+
+def offset(y: np.ndarray, c: int) -> np.ndarray:
+    out = np.zeros(y.shape[0], dtype=np.int32)
+    for i in range(y.shape[0]):
+        out[i] = (y[i] + c) // 3
+    return out
+
+
+def clip(z: np.ndarray, lo: int) -> np.ndarray:
+    out = np.zeros(z.shape[0], dtype=np.int32)
+    for i in range(z.shape[0]):
+        out[i] = max(z[i], lo)
+    return out
+
+
+def main() -> None:
+    x = (np.arange(1001) * 37 % 2001 - 1000).astype(np.int16)  # odd size, negatives, int16 wrap
+    total = 0
+    for r in range(3):
+        total += int(clip(offset(scale(x, 40 + r), r - 1), -5000).sum())
+    print(total)
+
+
+main()
+"""
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("chain3")
+    app = tmp / "app.py"
+    app.write_text(APP)
+    prof = run_profile(app, [], cwd=tmp, baseline=False, replay=False)
+    board = load_board("pynq-z2")
+    plan = make_plan(prof, tmp, board, Options())
+    files, executable = build_tree(plan, prof, board, app.read_bytes())
+    write_tree(tmp / "tree", files, executable)
+    return tmp, app, board, plan, files
+
+
+def test_both_links_of_the_chain_are_chosen(three):
+    _tmp, _app, _board, plan, files = three
+    links = [(c["src"], c["out"], c["dst"], c["in"]) for c in plan.data["chains"]]
+    assert sorted(links) == [("offset", "out_r", "clip", "z"), ("scale", "out_r", "offset", "y")]
+    spec = json.loads(files["host/app_kernels.json"])
+    regs = {k["task"]: [r["name"] for r in k["regmap"]["registers"]] for k in spec["kernels"]}
+    assert regs["offset"] == ["c"]  # both arrays are streams: no pointer register at all
+    header = files["hls/offset/offset.h"].decode()
+    assert "hls::stream<uint64_t>& y" in header and "hls::stream<uint64_t>& out_r" in header
+    assert "m_axi" not in files["hls/offset/offset.cpp"].decode()
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_the_three_kernels_pass_c_simulation(three):
+    tree = three[0] / "tree"
+    r = subprocess.run(["make", "-C", str(tree), "csim"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for k in ("scale", "offset", "clip"):
+        assert f"{k} csim: PASS" in r.stdout
+
+
+def test_the_unchanged_app_streams_through_all_three_on_a_fake_board(three):
+    tmp, app, *_ = three
+    plain = subprocess.run([sys.executable, str(app)], capture_output=True, text=True, timeout=120, cwd=tmp)
+    spec_mod = importlib.util.spec_from_file_location("chain3_app_models", app)
+    mod = importlib.util.module_from_spec(spec_mod)
+    with contextlib.redirect_stdout(io.StringIO()):
+        spec_mod.loader.exec_module(mod)  # type: ignore[union-attr]
+    backend = FakeBackend({"scale": mod.scale, "offset": mod.offset, "clip": mod.clip})
+    out, stats = io.StringIO(), tmp / "stats.json"
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = run_app_main(
+            ["--quiet", "--stats", str(stats)], tmp / "tree/host/app_kernels.json", app, backend
+        )
+    assert code == 0 and out.getvalue() == plain.stdout
+    tasks = json.loads(stats.read_text())["tasks"]
+    assert tasks["scale"]["streamed"] == tasks["offset"]["streamed"] == 3
+    assert all(tasks[k]["fallbacks"] == 0 for k in ("scale", "offset", "clip"))
+    assert {k: backend.ports[k].starts for k in ("scale", "offset", "clip")} == {
+        "scale": 3,
+        "offset": 3,
+        "clip": 3,
+    }
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_the_block_design_joins_both_links_and_leaves_the_middle_off_the_smartconnect(three, tmp_path):
+    from test_examples_vivado import _hls_ip
+    from test_vivado import ok, report, run_standin, standin_args
+
+    tree = tmp_path / "tree"
+    shutil.copytree(three[0] / "tree", tree)
+    assert sorted(_hls_ip(tree)) == ["clip", "offset", "scale"]  # the stand-in's exported IP
+    bd = (tree / "vivado/block_design.tcl").read_text()
+    assert "connect_bd_intf_net [get_bd_intf_pins scale_0/out_r] [get_bd_intf_pins offset_0/y]" in bd
+    assert "connect_bd_intf_net [get_bd_intf_pins offset_0/out_r] [get_bd_intf_pins clip_0/z]" in bd
+    assert "offset_0/m_axi_gmem" not in bd
+    ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(three[2])))
+    joined = [" ".join(r) for r in report(tree)]
+    assert any("scale_0/out_r" in r and "offset_0/y" in r for r in joined)
+    assert any("offset_0/out_r" in r and "clip_0/z" in r for r in joined)
