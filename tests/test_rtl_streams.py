@@ -25,7 +25,7 @@ from partition.boards import load_board
 from partition.codegen.hls import VectorSet
 from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
-from partition.estimate.variants import Directives
+from partition.estimate.variants import Directives, candidate_directives
 from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
 from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files
@@ -78,6 +78,16 @@ def cases() -> dict[str, tuple[ir.Kernel, list[VectorSet], Directives | None]]:
     # a 64-bit buffer (wide64): a beat a RAM word; 19 int16 = 38 bytes = 5 beats, the last 6 bytes
     k, vecs = k_vadd(rng, 19, "int16")
     out["vadd_wide64"] = (ir.with_streams(k, ["a", "c"]), vecs, Directives("wide64", bus_bits=64))
+    # cyclic banks (unroll4_wide64: 4 banks, a beat a bus word): 33 int8 = 5 beats, each a word
+    # of every bank; 13 int32 = 7 beats, each two elements into two of the four banks
+    for name, n, dt, streamed in (
+        ("vadd_banks_int8", 33, "int8", ["a", "c"]),
+        ("vadd_banks_int32", 13, "int32", ["b", "c"]),
+    ):
+        k, vecs = k_vadd(rng, n, dt)
+        d = next(d for d in candidate_directives(k, BOARD) if d.name == "unroll4_wide64")
+        assert dict(d.partition) == {"a": 4, "b": 4, "c": 4}, d
+        out[name] = (ir.with_streams(k, streamed), vecs, d)
     # the two ends of a chain alone, with m_axi for their other array
     a = _inputs(rng)
     scale = k_scale()
@@ -172,12 +182,19 @@ def test_scalar_only_kernel_has_no_m_axi():
     assert not any("axi_read_engine" in s or "axi_write_engine" in s for s in rtl.sources)
 
 
-def test_a_streamed_array_in_banks_builds_as_base():
+def test_a_streamed_array_in_banks_needs_the_64_bit_bus():
+    """A beat scatters into the banks as a bus word does: only where the bus is 64 bits."""
     k, _ = k_vadd(np.random.default_rng(1), 8, "int8")
     ks = ir.with_streams(k, ["c"])
     d = Directives("unroll2", unroll=(("L1", 2),), partition=(("a", 2), ("b", 2), ("c", 2)))
-    with pytest.raises(RtlVariantUnsupported, match="kernel vadd_int8_8: array c is an AXI-Stream port"):
+    with pytest.raises(
+        RtlVariantUnsupported, match=r"kernel vadd_int8_8: array c is an AXI-Stream port .* not 32"
+    ):
         generate_rtl(ks, BOARD, d)
+    rtl = generate_rtl(
+        ks, BOARD, Directives("unroll2_wide64", unroll=d.unroll, partition=d.partition, bus_bits=64)
+    )
+    assert rtl.variant == "unroll2_wide64" and "c_buf_b1" in rtl.files["vadd_int8_8.v"].decode()
 
 
 # ------------------------------------------------------------------------------ simulation
@@ -357,3 +374,9 @@ def test_streamed_kernels_synthesize(yosys_exe, generated):
         r = yosys.synth([g["dir"] / s for s in g["rtl"].sources], g["rtl"].top, "xc7")
         assert r["lut"] > 0 and r["ff"] > 0, (name, r)
     assert r["dsp"] > 0  # square's 64-bit product
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_lint_clean(verilator_env, generated, name):
+    g = generated[name]
+    assert verilator.lint([g["dir"] / s for s in g["rtl"].sources], g["rtl"].top) == []

@@ -53,7 +53,9 @@ little-endian); a beat is two words of a 32-bit buffer (ports a and b), one of a
 half of a 128-bit one. A phase is its setup cycle plus one cycle a beat
 (`partition.estimate.schedule.stream_beats`), plus one for every cycle the other side pauses.
 A kernel without an array that is not streamed has no m_axi_gmem at all (as in Vitis HLS). A
-variant that cyclic-partitions a streamed array is built as base (`RtlVariantUnsupported`).
+variant that cyclic-partitions a streamed array scatters (gathers) each beat into (from) the
+banks as the burst engines do when its m_axi is 64 bits wide (a beat is a bus word); with
+another width it is built as base (`RtlVariantUnsupported`).
 
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
@@ -609,40 +611,46 @@ class _Builder:
         shift, kind = self._beat_split(g)
         return g, shift, kind, bit_slice(beat, shift + g.aw - 1, shift)
 
-    def bank_load_port(self, array: str, act: str) -> None:
+    def bank_load_port(
+        self, array: str, act: str, beat: str = "rd_addr", we: str = "rd_we", wdata: str = "rd_wdata"
+    ) -> None:
         """The load phase scatters each beat into the banks (port a): bank b takes the
-        elements i with i mod F == b."""
+        elements i with i mod F == b. `beat`, `we`, `wdata`: the engine's beat index, write
+        strobe and bus word (the burst read engine's, or an AXI-Stream slave's)."""
         net, bus = self.net, self.bus
-        g, shift, kind, addr = self._beats(array, "rd_addr")
+        g, shift, kind, addr = self._beats(array, beat)
         eb = g.elem_bits
-        en = f"{act} && rd_we"
+        en = f"{act} && {we}"
         full = lit((1 << g.nb) - 1, g.nb)
         for b in range(g.f):
             if kind == "half":
-                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', g.lbf, 1)} == {lit(b, g.lbf)})")
-                lanes = net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
-                data = net.wire(64, "{2{rd_wdata}}")
+                hit = net.wire(1, f"{en} && ({bit_slice(beat, g.lbf, 1)} == {lit(b, g.lbf)})")
+                lanes = net.wire(8, f"{beat}[0] ? 8'hf0 : 8'h0f")
+                data = net.wire(64, f"{{2{{{wdata}}}}}")
             elif kind == "all":
                 hit, lanes = en, full
                 parts = [
-                    bit_slice("rd_wdata", (b + g.f * q) * eb + eb - 1, (b + g.f * q) * eb) for q in range(g.q)
+                    bit_slice(wdata, (b + g.f * q) * eb + eb - 1, (b + g.f * q) * eb) for q in range(g.q)
                 ]
                 data = net.wire(g.width, parts[0] if g.q == 1 else "{" + ", ".join(reversed(parts)) + "}")
             else:
                 per = bus // eb
-                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', shift - 1, 0)} == {lit(b // per, shift)})")
+                hit = net.wire(1, f"{en} && ({bit_slice(beat, shift - 1, 0)} == {lit(b // per, shift)})")
                 lanes = full
-                data = net.wire(eb, bit_slice("rd_wdata", (b % per) * eb + eb - 1, (b % per) * eb))
+                data = net.wire(eb, bit_slice(wdata, (b % per) * eb + eb - 1, (b % per) * eb))
             we = net.wire(g.nb, f"({hit}) ? {lanes} : {lit(0, g.nb)}")
             self.port(array, "a", b).sources.append((hit, addr, we, data))
 
-    def bank_store_port(self, array: str, act: str) -> tuple[str, int]:
+    def bank_store_port(
+        self, array: str, act: str, beat: str = "wr_addr", re: str = "wr_re"
+    ) -> tuple[str, int]:
         """The store phase reads every bank at the beat's word (port a) and gathers the beat
-        from them: (its read data, beats per RAM word as `sub`)."""
+        from them: (its read data, beats per RAM word as `sub`). `beat`, `re`: the engine's
+        beat index and read strobe (the burst write engine's, or an AXI-Stream master's)."""
         net, bus = self.net, self.bus
-        g, shift, kind, addr = self._beats(array, "wr_addr")
+        g, shift, kind, addr = self._beats(array, beat)
         eb = g.elem_bits
-        en = f"{act} && wr_re"
+        en = f"{act} && {re}"
         for b in range(g.f):
             self.port(array, "a", b).sources.append((en, addr, lit(0, g.nb), lit(0, g.width)))
         rd = [f"{self.ram_sig(array, b)}_a_rdata" for b in range(g.f)]
@@ -653,9 +661,7 @@ class _Builder:
         # the bank group of the beat being read, for the read data of the next cycle
         sel_bits = g.lbf if kind == "half" else shift
         sel = self.reg(f"wsel_{array}", sel_bits)
-        self.write(
-            sel, en, bit_slice("wr_addr", g.lbf, 1) if kind == "half" else bit_slice("wr_addr", shift - 1, 0)
-        )
+        self.write(sel, en, bit_slice(beat, g.lbf, 1) if kind == "half" else bit_slice(beat, shift - 1, 0))
         if kind == "half":
             options = rd
         else:
@@ -725,15 +731,18 @@ class _Builder:
         """The engine parameters of streamed array `p`: beats, beat-index bits, the bytes of
         the last beat that belong to the array, and its buffer RAM's word width."""
         ram = self.rams[p.name]
-        if ram.banks > 1:
+        if ram.banks > 1 and self.bus != STREAM_BITS:
             raise RtlVariantUnsupported(
                 f"kernel {self.k.name}: array {p.name} is an AXI-Stream port of a chain; the built-in RTL "
-                "streams it into one buffer RAM, not into the banks of a cyclic partition"
+                f"scatters a {STREAM_BITS}-bit beat into the banks of a cyclic partition only with a "
+                f"{STREAM_BITS}-bit m_axi (where a beat is a bus word), not {self.bus}"
             )
         if ram.width not in (32, 64, 128):
             raise AssertionError((p.name, ram.width))
         beats = stream_beats(p.nbytes)
         bw = max(1, (beats - 1).bit_length())
+        if ram.banks > 1:  # the banks' word address is sliced from the beat index
+            bw = max(bw, self.engine_address_bits(p.name))
         tail = p.nbytes - STREAM_BYTES * (beats - 1)
         return {
             "name": p.name,
@@ -766,11 +775,15 @@ class _Builder:
         lanes = net.wire(16, f"{bit_slice(beat, 0, 0)} ? 16'hff00 : 16'h00ff")
         return [("a", addr, en, lanes)]
 
-    def stream_in(self, p: ir.Param, when: str) -> dict:
+    def stream_in(self, p: ir.Param, when: str, act: str) -> dict:
         """The AXI-Stream slave of streamed input `p`: started by `when`, it writes each
-        beat into the buffer as it arrives (the load phase of an m_axi array)."""
+        beat into the buffer as it arrives during its phase `act` (the load phase of an m_axi
+        array); into the banks as the load phase does, when the array is partitioned."""
         g = self._stream_geometry(p)
         n = p.name
+        if self.rams[n].banks > 1:
+            self.bank_load_port(n, act, f"si_{n}_addr", f"si_{n}_we", f"si_{n}_wdata")
+            return {**g, "dir": "in", "when": when}
         nb = _lanes(self.rams[p.name])
         for port, addr, on, lanes in self._beat_ports(p, g, f"si_{n}_addr", f"si_{n}_we"):
             if g["width"] == 32:
@@ -783,12 +796,17 @@ class _Builder:
             self.port(n, port).sources.append((on, addr, we, data))
         return {**g, "dir": "in", "when": when}
 
-    def stream_out(self, p: ir.Param, when: str) -> dict:
+    def stream_out(self, p: ir.Param, when: str, act: str) -> dict:
         """The AXI-Stream master of streamed output `p`: started by `when` (after compute),
-        it reads the buffer beat by beat (the store phase of an m_axi array)."""
+        it reads the buffer beat by beat during `act` (the store phase of an m_axi array);
+        from the banks as the store phase does, when the array is partitioned."""
         g = self._stream_geometry(p)
         n, ram = p.name, self.rams[p.name]
         sig = self.ram_sig(n)
+        if ram.banks > 1:
+            rdata, sub = self.bank_store_port(n, act, f"so_{n}_addr", f"so_{n}_re")
+            assert sub == 1 and self.bus == STREAM_BITS, (n, sub)
+            return {**g, "dir": "out", "when": when, "rdata": rdata}
         for port, addr, on, _wl in self._beat_ports(p, g, f"so_{n}_addr", f"so_{n}_re"):
             self.port(n, port).sources.append((on, addr, lit(0, _lanes(ram)), lit(0, ram.width)))
         if g["width"] == 32:
@@ -960,7 +978,7 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         prev = start if i == 0 else ld_states[i - 1]
         when = prev.ref if i == 0 else f"({prev.ref} && {ld_done[i - 1]})"
         if p.stream:
-            streams.append(b.stream_in(p, when))
+            streams.append(b.stream_in(p, when, ld_states[i].ref))
             continue
         if ram.banks > 1:
             b.bank_load_port(p.name, ld_states[i].ref)
@@ -984,10 +1002,10 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         aw = word_address_bits(ram)
         prev = post if i == 0 else st_states[i - 1]
         when = prev.ref if i == 0 else f"({prev.ref} && {st_done[i - 1]})"
-        if p.stream:
-            streams.append(b.stream_out(p, when))
-            continue
         act = f"({st_states[i].ref} || {when})"
+        if p.stream:
+            streams.append(b.stream_out(p, when, act))
+            continue
         if ram.banks > 1:
             rdata, sub = b.bank_store_port(p.name, act)
         else:
