@@ -103,7 +103,7 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
     # the reports name the chain and what it saves
     md = files["report.md"].decode()
     assert "| `scale` | `offset` | `y` |" in md
-    assert "(the HLS C++ path is unaffected)\n- note: k: Python int" in md  # one item per line
+    assert "`make sim`, `make synth`)\n- note: k: Python int" in md  # one item per line
     assert 'data-path="plan.chains.0.saving_s"' in files["report.html"].decode()
 
 
