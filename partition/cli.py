@@ -581,7 +581,10 @@ def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
     r = cosim(tree, args=app_args or None, waves=args.waves)
     line = f"cosim {', '.join(r['kernels'])}: {r['status'].upper()}"
     if r["on_cpu"]:
-        line += f" (on the CPU, no built-in RTL: {', '.join(r['on_cpu'])})"
+        why = r.get("on_cpu_why", {})
+        line += (
+            " (on the CPU: " + ", ".join(f"{t} ({why.get(t, 'no built-in RTL')})" for t in r["on_cpu"]) + ")"
+        )
     print(line)
     calls = r["run_app"].get("tasks", {}) if isinstance(r["run_app"], dict) else {}
     for task, st in sorted(calls.items()):

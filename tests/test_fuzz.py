@@ -70,6 +70,9 @@ def test_ci_fuzz_run_agrees_everywhere(ci_run: run.Summary):
     assert sum(n for v, n in passed.items() if v.endswith("wide64")) >= 2, passed
     assert sum(n for v, n in passed.items() if v.endswith("wide128")) >= 4, passed
     assert {r.rtl_board for r in s.results if r.rtl_variant} == set(rtlsim.RTL_BOARDS)
+    # some kernels stream arrays through AXI-Stream ports, and agree with Python too
+    streamed = [r for r in s.results if r.rtl_streams and r.stages.get("rtl") == "pass"]
+    assert len(streamed) >= 10, len(streamed)
     for r in s.results:  # what was drawn and what was built, and why they differ
         if r.rtl_fallback:
             assert r.rtl_variant == "base" != r.rtl_drawn and "RtlVariant" not in r.rtl_fallback, r
@@ -78,7 +81,7 @@ def test_ci_fuzz_run_agrees_everywhere(ci_run: run.Summary):
     assert s.count(lambda r: r.status == "accepted" and r.floats) >= 30
     print(
         f"CI fuzz: {s.through('csim')} through csim, {s.through('rtl')} through RTL "
-        f"({dict(passed)}), {s.per_minute(300):.0f}/min"
+        f"({dict(passed)}; {len(streamed)} with AXI-Stream arrays), {s.per_minute(300):.0f}/min"
     )
 
 
@@ -312,3 +315,69 @@ def test_acceptance_corpus_is_well_formed(tmp_path: Path):
         assert case.calls, case.name
         g = golden.run_golden(case, tmp_path)
         assert not g.error, (origin, case.name, g.error)
+
+
+# ------------------------------------------------------------------- AXI-Stream arrays
+
+
+def test_stream_draw_picks_pure_in_and_out_arrays(tmp_path: Path):
+    kernel = _injected_kernel(8, tmp_path)
+    drawn = [rtlsim.streams_for(kernel, seed) for seed in range(300)]
+    assert {d for d in drawn if d} == {("x",), ("y",), ("out_r",), ("x", "y"), ("x", "out_r"), ("y", "out_r"),
+                                       ("x", "y", "out_r")}  # fmt: skip
+    assert 60 < sum(1 for d in drawn if d) < 140  # about a third of the cases
+    assert rtlsim.streams_for(kernel, 11) == rtlsim.streams_for(kernel, 11)
+
+
+def _streamed(tmp_path: Path, streams: tuple[str, ...], n: int = 15) -> list[rtlsim.RtlItem]:
+    """The injected kernel on n elements with `streams` as AXI-Stream ports, once with a plain
+    memory and once stalling (TVALID / TREADY paused at random)."""
+    (tmp_path / "csim").mkdir(exist_ok=True)
+    (tmp_path / "app").mkdir(exist_ok=True)
+    brd = load_board("pynq-z2")
+    p = run.prepare_case(_injected_case(n), tmp_path / "app", tmp_path / "csim", None, brd)
+    assert p.kernel is not None
+    items = []
+    for seed in (2, 3):
+        folder = tmp_path / f"rtl{seed}"
+        items.append(
+            rtlsim.prepare(
+                p.kernel, p.vectors, brd, folder / "injected", seed, variant="base", streams=streams
+            )
+        )
+    assert [bool(it.stall) for it in items] == [False, True]
+    assert sorted(s["name"] for s in items[0].streams) == sorted(streams)
+    return items
+
+
+@pytest.mark.parametrize("streams", [("x", "out_r"), ("x", "y", "out_r")])
+def test_streamed_arrays_pass_through_the_harness(tmp_path: Path, streams):
+    _need(rtlsim.available(), ICARUS_MISSING)
+    items = _streamed(tmp_path, streams)
+    assert items[0].gmem == (len(streams) < 3)
+    for it in items:
+        got = rtlsim.run_batch([it], it.folder.parent)["injected"]
+        assert got.status == "pass", got.detail
+
+
+@pytest.mark.parametrize(
+    "n, file, old, new, message",
+    [
+        # the 6 bytes of the last beat past the 26-byte out_r sent as they are in the RAM
+        (13, "injected.v", ".LAST_MASK(64'hffff)", ".LAST_MASK(64'hffffffffffffffff)", r"pad byte \d of the last beat"),
+        # a sink that pauses is not waited for
+        (61, "injected_axis_write_engine.v", "hs   = active & m_TREADY;", "hs   = active;", "beats passed|ERR mem"),
+        # a source that pauses is not waited for
+        (61, "injected_axis_read_engine.v", "hs = active & s_TVALID;", "hs = active;", "ERR mem"),
+    ],
+)  # fmt: skip
+def test_stream_faults_are_reported(tmp_path: Path, n, file, old, new, message):
+    """On the stalling harness (16 beats a stream for the pauses to hit)."""
+    _need(rtlsim.available(), ICARUS_MISSING)
+    stressed = _streamed(tmp_path, ("x", "out_r"), n=n)[1]
+    path = stressed.folder / file
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    got = rtlsim.run_batch([stressed], stressed.folder.parent)["injected"]
+    assert got.status == "fail" and re.search(message, got.detail), got.detail

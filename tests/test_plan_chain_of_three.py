@@ -138,3 +138,36 @@ def test_the_block_design_joins_both_links_and_leaves_the_middle_off_the_smartco
     joined = [" ".join(r) for r in report(tree)]
     assert any("scale_0/out_r" in r and "offset_0/y" in r for r in joined)
     assert any("offset_0/out_r" in r and "clip_0/z" in r for r in joined)
+
+
+@pytest.mark.sim
+def test_cosim_streams_through_all_three_in_rtl(verilator_env, three, tmp_path):
+    """The built-in RTL of all three (offset: AXI-Stream in and out, no m_axi_gmem) in one
+    cosim_top, both links joined inside it: the app's output equals the CPU run's."""
+    from partition.sim.cosim import cosim
+
+    files = three[4]
+    offset_v = files["rtl/offset/offset.v"].decode()
+    assert "m_axi_gmem" not in offset_v and "input  wire [63:0]  y_TDATA," in offset_v
+    assert "output wire [63:0]  out_r_TDATA," in offset_v
+    tree = tmp_path / "tree"
+    shutil.copytree(three[0] / "tree", tree)
+    r = cosim(tree)
+    assert r["status"] == "pass", r.get("detail")
+    assert sorted(r["kernels"]) == ["clip", "offset", "scale"] and r["on_cpu"] == []
+    assert r["run_app"]["tasks"]["offset"]["streamed"] == 3
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_the_builtin_rtl_of_all_three_packages_and_joins_both_links(three, tmp_path):
+    from test_vivado import PKG, ok, report, run_standin, standin_args
+
+    tree = tmp_path / "tree"
+    shutil.copytree(three[0] / "tree", tree)
+    pkg = (tree / PKG).read_text()
+    assert "/offset.v] 32 0 [list {out_r master} {y slave}]" in pkg  # no m_axi_gmem, two streams
+    ok(run_standin(tree, PKG))
+    ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(three[2]), tclargs=("builtin",)))
+    joined = [" ".join(r) for r in report(tree)]
+    assert any("scale_0/out_r" in r and "offset_0/y" in r for r in joined)
+    assert any("offset_0/out_r" in r and "clip_0/z" in r for r in joined)

@@ -85,7 +85,7 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
     (c,) = plan.data["chains"]
     assert (c["src"], c["dst"], c["param"], c["out"], c["in"]) == ("scale", "offset", "y", "out_r", "y")
     assert c["sites"] == [{"line": 22, "form": "named"}] and c["saving_s"] > c["stream_s"] > 0
-    # the kernels as built: an AXI-Stream port each, no register for it, no built-in RTL
+    # the kernels as built: an AXI-Stream port each, no register for it, built-in RTL with it
     assert "hls::stream<uint64_t>& out_r" in files["hls/scale/scale.h"].decode()
     assert "#pragma HLS INTERFACE mode=axis port=y" in files["hls/offset/offset.cpp"].decode()
     spec = json.loads(files["host/app_kernels.json"])
@@ -94,12 +94,16 @@ def test_the_plan_chains_the_producer_into_its_consumer(chained):
     assert regs == {"offset": ["c", "out_r"], "scale": ["x", "k"]}
     for t in plan.data["tasks"]:
         if t["placement"] == "fpga":
-            assert t["rtl"]["status"] == "unsupported" and "AXI-Stream" in t["rtl"]["reason"]
-    assert not any(f.startswith("rtl/") for f in files)
+            assert t["rtl"]["status"] == "built", t["rtl"]
+    scale_v, offset_v = (files[f"rtl/{k}/{k}.v"].decode() for k in ("scale", "offset"))
+    assert "output wire [63:0]  out_r_TDATA," in scale_v and "input  wire [63:0]  y_TDATA," in offset_v
+    assert "m_axi_gmem_ARADDR" in scale_v and "m_axi_gmem_AWADDR" in offset_v  # x in, the result out
+    top = files["rtl/cosim_top.v"].decode()
+    assert ".out_r_TDATA(scale_out_r_TDATA)," in top and ".y_TDATA(scale_out_r_TDATA)," in top
     # the reports name the chain and what it saves
     md = files["report.md"].decode()
     assert "| `scale` | `offset` | `y` |" in md
-    assert "(the HLS C++ path is unaffected)\n- note: k: Python int" in md  # one item per line
+    assert "`make sim`, `make synth`)\n- note: k: Python int" in md  # one item per line
     assert 'data-path="plan.chains.0.saving_s"' in files["report.html"].decode()
 
 
@@ -235,6 +239,69 @@ def test_a_caller_whose_source_moved_rules_the_chain_out_not_the_plan(tmp_path):
         "AXI-Stream chain scale -> offset: not possible: app.py:18: no function main there; re-run `partition profile`"
         in text
     )
+
+
+@pytest.mark.sim
+def test_both_chained_kernels_pass_rtl_simulation_in_the_estimated_cycles(verilator_env, chained):
+    from partition.sim.flow import sim_kernel
+
+    tree = chained[0] / "tree"
+    for k in ("scale", "offset"):
+        r = sim_kernel(tree, k)
+        assert r["status"] == "pass", r.get("detail")
+        # three profiled calls (and the control test's repeat of the first)
+        assert r["vectors"] >= 3 and set(r["cycles_per_vector"]) == {r["estimate_cycles"]}, r
+        print(k, "estimate", r["estimate_cycles"], "simulated", r["cycles_per_vector"])
+
+
+@pytest.mark.sim
+def test_cosim_runs_the_chain_in_rtl(verilator_env, chained, tmp_path):
+    """Both ends in RTL, the producer streaming into the consumer inside cosim_top."""
+    from partition.sim.cosim import cosim
+
+    tree = tmp_path / "tree"
+    shutil.copytree(chained[0] / "tree", tree)
+    r = cosim(tree)
+    assert r["status"] == "pass", r.get("detail")
+    assert sorted(r["kernels"]) == ["offset", "scale"] and r["on_cpu"] == []
+    assert r["output_matches_cpu_run"]
+    assert r["run_app"]["tasks"]["scale"]["streamed"] == 3
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_the_builtin_rtl_packages_the_chain_and_the_block_design_connects_it(chained, tmp_path):
+    """RTL=builtin: each IP declares its AXI-Stream interface from the real ports, and the
+    block design's connect_bd_intf_net finds them."""
+    from test_vivado import PKG, ok, report, run_standin, standin_args
+
+    tree = tmp_path / "tree"
+    shutil.copytree(chained[0] / "tree", tree)
+    ok(run_standin(tree, PKG))
+    pkg = (tree / "vivado" / "package_builtin_ip.tcl").read_text()
+    assert "package_kernel offset [list" in pkg and "{y slave}]" in pkg and "{out_r master}]" in pkg
+    ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(chained[3]), tclargs=("builtin",)))
+    nets = [r for r in report(tree) if r and "scale_0/out_r" in " ".join(r)]
+    assert nets and any("offset_0/y" in " ".join(r) for r in nets), nets
+
+
+def test_cosim_runs_a_chained_kernel_on_the_cpu_when_its_partner_has_no_rtl():
+    from partition.sim.cosim import _simulated
+
+    def task(name, status):
+        return {"name": name, "kernel": f"k_{name}", "placement": "fpga", "rtl": {"status": status}}
+
+    plan = {
+        "tasks": [task("a", "built"), task("b", "built"), task("c", "built"), task("d", "unsupported"),
+                  task("e", "built"), {"name": "f", "kernel": "f", "placement": "cpu"}],
+        "chains": [{"src": "a", "dst": "b"}, {"src": "c", "dst": "d"}, {"src": "e", "dst": "c"}],
+    }  # fmt: skip
+    built, why = _simulated(plan)
+    assert built == ["k_a", "k_b"]
+    assert why == {
+        "c": "chained to d, which runs on the CPU",
+        "d": "no built-in RTL",
+        "e": "chained to c, which runs on the CPU",
+    }
 
 
 def test_calibration_moves_a_streamed_builds_figures_to_the_array_in_ddr(chained, tmp_path):

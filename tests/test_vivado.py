@@ -650,7 +650,7 @@ def test_package_wrong_register_range_fails(pkg_tree):
 
 def test_package_unclocked_interface_fails(pkg_tree):
     root, _ = pkg_tree
-    mutate(root, PKG, "$clk ASSOCIATED_BUSIF s_axi_control:m_axi_gmem", "$clk ASSOCIATED_BUSIF s_axi_control")
+    mutate(root, PKG, "        lappend clocked m_axi_gmem\n", "")
     failed(run_standin(root, PKG), r"AXI interface m_axi_gmem is associated with no clock")
 
 
@@ -707,10 +707,15 @@ def test_builtin_flow_with_rtl_backend_output(tmp_path):
             path = tmp_path / "rtl" / rtl.task / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data if isinstance(data, bytes) else data.encode())
-        kernels.append(VivadoKernel(rtl.task, rtl.regmap, [f"rtl/{rtl.task}/{f}" for f in rtl.sources]))
+        files = [f"rtl/{rtl.task}/{f}" for f in rtl.sources]
+        kernels.append(VivadoKernel(rtl.task, rtl.regmap, files, rtl.streams, rtl.gmem))
+    assert [k.gmem for k in kernels] == [True, False, True]  # int_scalars: no array, no m_axi_gmem
     root = write_tree(tmp_path, kernels, board, hls=False, rtl=False)
     ok(run_standin(root, PKG))
     ok(build(root, board, builtin=True))
+    # an IP declaring an m_axi_gmem its Verilog does not have fails to package
+    mutate(root, PKG, "/int_scalars.v] 64 0 [list]", "/int_scalars.v] 64 1 [list]")
+    failed(run_standin(root, PKG), r"m_axi_gmem_AWVALID is not a port of module int_scalars")
 
 
 # ------------------------------------------------------------------------------ generator
@@ -904,17 +909,16 @@ def test_exported_axis_ports(tmp_path):
     assert re.search(r"<spirit:name>out_r_TREADY</spirit:name>\s*<spirit:wire>\s*<spirit:direction>in<", xml)
 
 
-def test_chained_kernels_refuse_builtin_rtl(tmp_path):
+def test_chained_kernels_without_builtin_rtl_stop_the_builtin_flow(tmp_path):
+    """Chained kernels package with their AXI-Stream interfaces (tests/test_plan_chains.py, from
+    the real RTL); a kernel with no built-in RTL stops the packaging, naming it."""
     board = load_board("pynq-z2")
     kernels, chains = chained_kernels()
     root = write_tree(tmp_path, kernels, board, hls=False, chains=chains)
-    message = r"kernels dst, mid, src are in an AXI-Stream chain, .*chained kernels need the Vitis HLS IP.*`make bitstream`"
-    failed(run_standin(root, PKG), message)
-    assert not (root / "vivado" / "ip_repo" / "fir").exists()  # refused before packaging anything
-    failed(build(root, board, builtin=True), message)
-    kernels, chains = all_streamed_kernels()
-    root = write_tree(tmp_path / "all_streamed", kernels, board, hls=False, chains=chains)
-    failed(run_standin(root, PKG), r"kernels dst, src are in an AXI-Stream chain")
+    pkg = (root / PKG).read_text()
+    assert "package_kernel mid [list] 32 0 [list {out_r master} {x slave}]" in pkg
+    assert "package_kernel src [list] 32 1 [list {y master}]" in pkg
+    failed(run_standin(root, PKG), r"kernel dst has no built-in RTL .*`make bitstream`")
 
 
 def test_chain_output_is_deterministic():

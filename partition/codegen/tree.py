@@ -23,7 +23,7 @@ from partition.regmap import register_map
 from partition.report import markdown
 from partition.report.html import render_html
 from partition.resources import resource_dir
-from partition.rtl.shells import control_address_bits
+from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files as rtl_vector_files
 from partition.vectors import kernel_vectors
 
@@ -87,17 +87,12 @@ def build_tree(
     if plan.rtl:
         files["tests/kernel_tb.py"] = KERNEL_TB.read_bytes()
         files["tests/cosim_tb.py"] = COSIM_TB.read_bytes()
-        files["rtl/cosim_top.v"] = render(
-            "rtl/cosim_top.v.j2",
-            app=plan.data["app"],
-            kernels=[
-                {
-                    "name": plan.kernels[t].name,
-                    "ctrl_aw": control_address_bits(plan.rtl[t].regmap),
-                    "data_bits": plan.rtl[t].data_bits,
-                }
-                for t in fpga
-                if t in plan.rtl
+        files["rtl/cosim_top.v"] = render_cosim_top(
+            plan.data["app"],
+            [plan.rtl[t] for t in fpga if t in plan.rtl],
+            [
+                (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
+                for c in plan.data.get("chains", [])
             ],
         ).encode()
     if fpga:

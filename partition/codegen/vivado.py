@@ -27,8 +27,9 @@ an `hls::stream` argument with `INTERFACE mode=axis` after the C++ argument, wit
 plain stream type exactly those three signals, and its interface examples name ports after the
 argument (`out` becoming `out_r`, hence the frontend's own `_r` renaming), as do public designs
 that instantiate HLS IP by <arg>_TDATA. So a stream port here is the kernel IR's parameter
-name (not yet checked against an export of this Vitis release). The built-in RTL has no
-AXI-Stream ports: with RTL=builtin, both scripts stop at once naming the chained kernels.
+name (not yet checked against an export of this Vitis release). The built-in RTL has the same
+ports (partition.rtl.kernel), and package_builtin_ip.tcl declares them as AXI-Stream
+interfaces named after the argument, so RTL=builtin connects a chain by the same nets.
 
 PYNQ finds each kernel as `overlay.<kernel>_0` (the cell name), binds drivers by VLNV
 (`hls_vlnv`, `builtin_vlnv`) and programs the PL clock from the .hwh, which is why the PS clocks are
@@ -238,7 +239,6 @@ def generate_vivado(
         "ps": ps,
         "kernels": ctx_kernels,
         "gmem_kernels": [k for k in ctx_kernels if k["gmem"]],
-        "streamed_kernels": [k for k in ctx_kernels if k["streams"]],
         "chains": [
             {"producer": kernel_cell(p), "out": o, "consumer": kernel_cell(c), "in": i}
             for p, o, c, i in chain_list

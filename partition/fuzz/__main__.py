@@ -88,6 +88,7 @@ def report_context(s: Summary, command: str, batch: int) -> dict:
         "rtl_variants": variants,
         "rtl_boards": ", ".join(rtlsim.RTL_BOARDS),
         "rtl_fallback": sum(fallbacks.values()),
+        "rtl_streamed": sum(1 for r in built if r.rtl_streams and r.stages.get("rtl") == "pass"),
         "rtl_fallbacks": [
             {"drawn": d, "reason": reason, "n": n}
             for (d, reason), n in sorted(fallbacks.items(), key=lambda kv: (-kv[1], kv[0]))

@@ -21,6 +21,13 @@ arrays start at addresses aligned to its beat (as pynq.allocate's page-aligned b
 and the guard bytes after each reach past the end of its last beat, so a write strobe that
 lets through a byte beyond the array shows.
 
+Some cases stream arrays (`streams_for`, by seed: the in-only or out-only arrays an AXI-Stream
+chain could carry): the kernel is built with those arrays as AXI-Stream ports, and the top gives
+each one a source or sink on the harness's memory at the array's place (templates/fuzz/rtl_top.v.j2),
+sending the input's bytes as 64-bit beats (the last zero padded) or writing the output's beats
+back (a non-zero pad byte, a missing beat or an extra one is reported), pausing TVALID / TREADY
+at random when the memory stalls; the memory checks then see the streamed output as any other.
+
 A kernel whose Verilog does not compile is reported and left out of the build (the rest
 still run); a simulation that ends early leaves its unfinished kernels with "no result".
 """
@@ -83,6 +90,8 @@ class RtlItem:
     fallback: str = ""  # why the drawn variant was built as base ('' when it was built)
     board: str = ""
     data_bits: int = 32  # m_axi_gmem data width
+    gmem: bool = True  # whether the kernel has m_axi_gmem (an array that does not stream)
+    streams: list[dict] = field(default_factory=list)  # {name, dir, base, nbytes, beats}
 
 
 @dataclass
@@ -113,6 +122,17 @@ def variant_for(kernel: ir.Kernel, seed: int, board: Board) -> Directives | None
     return None if d.name == BASE else d
 
 
+def streams_for(kernel: ir.Kernel, seed: int) -> tuple[str, ...]:
+    """The arrays case `seed` streams: a third of the cases stream each in-only or out-only
+    array with even odds (at least one of them)."""
+    rng = _rng(seed, "streams")
+    can = [p.name for p in kernel.arrays if p.direction in ("in", "out")]
+    if not can or rng.random() >= 1 / 3:
+        return ()
+    picked = [n for n in can if rng.random() < 0.5]
+    return tuple(picked or [rng.choice(can)])
+
+
 def fallback_reason(message: str) -> str:
     """An RtlVariantUnsupported message without the kernel, variant and array names, so
     equal reasons group."""
@@ -128,11 +148,14 @@ def prepare(
     seed: int,
     max_cycles: int = MAX_COMPUTE_CYCLES,
     variant: str | None = None,
+    streams: tuple[str, ...] = (),
 ) -> RtlItem:
     """Write the kernel's IP (in the variant `variant_for` draws, or the candidate named
-    `variant`; base when the backend declines it) and its harness script into `folder`
-    (raises RtlUnsupported, or TooLong when the schedule says a call computes for more than
-    `max_cycles`)."""
+    `variant`; base when the backend declines it; the arrays `streams` as AXI-Stream ports)
+    and its harness script into `folder` (raises RtlUnsupported, or TooLong when the schedule
+    says a call computes for more than `max_cycles`)."""
+    if streams:
+        kernel = ir.with_streams(kernel, streams)
     if variant is None:
         drawn = variant_for(kernel, seed, board)
     else:
@@ -190,6 +213,8 @@ def prepare(
         for w, v in sorted(image.items()):
             lines.append(_line(OP_MEM, w, v))
         for p in manifest["params"]:
+            if p.get("stream"):  # no register: its source or sink has the array's place
+                continue
             r = regs[p["name"]]
             if p["kind"] == "array":
                 value = layout[p["name"]][0]
@@ -232,6 +257,17 @@ def prepare(
         fallback=fallback,
         board=board.name,
         data_bits=rtl.data_bits,
+        gmem=rtl.gmem,
+        streams=[
+            {
+                "name": n,
+                "dir": d,
+                "base": layout[n][0],
+                "nbytes": layout[n][1],
+                "beats": -(-layout[n][1] // 8),
+            }
+            for n, d in sorted(rtl.streams.items())
+        ],
     )
 
 
@@ -261,6 +297,8 @@ def _compile(items: list[RtlItem], work: Path, limit_ns: int) -> subprocess.Comp
                     "seed": it.seed,
                     "timeout": it.timeout,
                     "data_bits": it.data_bits,
+                    "gmem": it.gmem,
+                    "streams": it.streams,
                 }
                 for it in items
             ],

@@ -62,6 +62,7 @@ class CaseResult:
     rtl_drawn: str = ""  # the variant drawn for it (differs when the backend declined it)
     rtl_fallback: str = ""  # why the drawn variant was built as base
     rtl_board: str = ""  # the board the RTL was built for
+    rtl_streams: list[str] = field(default_factory=list)  # arrays the RTL streamed (AXI-Stream ports)
 
     @property
     def findings(self) -> list[str]:
@@ -223,7 +224,16 @@ def prepare_kernel(
         res.details["csim"] = f"generate_hls: {type(e).__name__}: {e}"
     if rtl_dir is not None:
         try:
-            out.rtl_item = rtlsim.prepare(k, vectors, board, rtl_dir / k.name, res.seed, rtl_max_cycles)
+            out.rtl_item = rtlsim.prepare(
+                k,
+                vectors,
+                board,
+                rtl_dir / k.name,
+                res.seed,
+                rtl_max_cycles,
+                streams=rtlsim.streams_for(k, res.seed),
+            )
+            res.rtl_streams = [s["name"] for s in out.rtl_item.streams]
             res.stages["rtl"] = "pending"
             res.rtl_variant = out.rtl_item.variant
             res.rtl_drawn = out.rtl_item.drawn

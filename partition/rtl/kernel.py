@@ -43,6 +43,20 @@ of a partitioned local writes its even and odd elements through ports a and b of
 banks, two elements a cycle as in the base variant; so transfer and init cycles are the
 base formulas and a call again takes the variant's estimate.
 
+AXI-Stream chains: a streamed array (`ir.Param.stream`) has no pointer register and moves
+through an AXI-Stream engine of its own instead of the burst engines: an input through a slave
+(`<arg>_TDATA[63:0]`, `_TVALID`, `_TREADY`, the ports of a Vitis HLS hls::stream<uint64_t>)
+that writes each 64-bit beat into the buffer as it is taken, an output through a master that
+reads the buffer beat by beat after compute (the last beat zero padded beyond the array). The
+beat layout is the HLS C++'s (`partition_ops.h` pack_beat: the array's DDR bytes,
+little-endian); a beat is two words of a 32-bit buffer (ports a and b), one of a 64-bit one,
+half of a 128-bit one. A phase is its setup cycle plus one cycle a beat
+(`partition.estimate.schedule.stream_beats`), plus one for every cycle the other side pauses.
+A kernel without an array that is not streamed has no m_axi_gmem at all (as in Vitis HLS). A
+variant that cyclic-partitions a streamed array scatters (gathers) each beat into (from) the
+banks as the burst engines do when its m_axi is 64 bits wide (a beat is a bus word); with
+another width it is built as base (`RtlVariantUnsupported`).
+
 Integer kernels only: `RtlUnsupported` (a PartitionError) names what cannot be built.
 """
 
@@ -58,14 +72,22 @@ from partition.boards import Board
 from partition.codegen import template_env
 from partition.dtypes import DType
 from partition.errors import PartitionError
-from partition.estimate.schedule import KernelSchedule, RamInfo, StmtSchedule, bank_geometry, schedule_kernel
+from partition.estimate.schedule import (
+    STREAM_BITS,
+    KernelSchedule,
+    RamInfo,
+    StmtSchedule,
+    bank_geometry,
+    schedule_kernel,
+    stream_beats,
+)
 from partition.estimate.variants import BASE, Directives, estimate_variant, unroll_kernel
 from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, bit_slice, lit, resize, word_address_bits
 
 BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
-STREAM_REASON = "the built-in RTL moves arrays through m_axi burst engines only (the Vitis HLS C++ streams)"
+STREAM_BYTES = STREAM_BITS // 8  # bytes of an AXI-Stream beat (TDATA)
 FLOAT_REASON = "the RTL backend builds integer kernels; float32/float64 kernels use the Vitis HLS path"
 
 
@@ -91,6 +113,8 @@ class RtlKernel:
     variant: str = BASE  # the implementation variant built
     estimate_cycles: int | None = None  # that variant's estimated cycles per call
     data_bits: int = BUS_BITS  # m_axi_gmem data width
+    gmem: bool = True  # whether it has m_axi_gmem (some array is not streamed)
+    streams: dict[str, str] = field(default_factory=dict)  # AXI-Stream port -> "in" or "out"
 
 
 # ----------------------------------------------------------------------- checks
@@ -114,8 +138,6 @@ def _check(kernel: ir.Kernel, board: Board) -> None:
     for p in kernel.arrays:
         if p.size == 0:
             raise RtlUnsupported(f"{where}: array {p.name} has no elements; give it a non-empty shape")
-        if p.stream:
-            raise RtlUnsupported(f"{where}: array {p.name} is an AXI-Stream port of a chain; {STREAM_REASON}")
     for a in kernel.locals:
         if a.size == 0:
             raise RtlUnsupported(f"{where}: local array {a.name} has no elements")
@@ -589,40 +611,46 @@ class _Builder:
         shift, kind = self._beat_split(g)
         return g, shift, kind, bit_slice(beat, shift + g.aw - 1, shift)
 
-    def bank_load_port(self, array: str, act: str) -> None:
+    def bank_load_port(
+        self, array: str, act: str, beat: str = "rd_addr", we: str = "rd_we", wdata: str = "rd_wdata"
+    ) -> None:
         """The load phase scatters each beat into the banks (port a): bank b takes the
-        elements i with i mod F == b."""
+        elements i with i mod F == b. `beat`, `we`, `wdata`: the engine's beat index, write
+        strobe and bus word (the burst read engine's, or an AXI-Stream slave's)."""
         net, bus = self.net, self.bus
-        g, shift, kind, addr = self._beats(array, "rd_addr")
+        g, shift, kind, addr = self._beats(array, beat)
         eb = g.elem_bits
-        en = f"{act} && rd_we"
+        en = f"{act} && {we}"
         full = lit((1 << g.nb) - 1, g.nb)
         for b in range(g.f):
             if kind == "half":
-                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', g.lbf, 1)} == {lit(b, g.lbf)})")
-                lanes = net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
-                data = net.wire(64, "{2{rd_wdata}}")
+                hit = net.wire(1, f"{en} && ({bit_slice(beat, g.lbf, 1)} == {lit(b, g.lbf)})")
+                lanes = net.wire(8, f"{beat}[0] ? 8'hf0 : 8'h0f")
+                data = net.wire(64, f"{{2{{{wdata}}}}}")
             elif kind == "all":
                 hit, lanes = en, full
                 parts = [
-                    bit_slice("rd_wdata", (b + g.f * q) * eb + eb - 1, (b + g.f * q) * eb) for q in range(g.q)
+                    bit_slice(wdata, (b + g.f * q) * eb + eb - 1, (b + g.f * q) * eb) for q in range(g.q)
                 ]
                 data = net.wire(g.width, parts[0] if g.q == 1 else "{" + ", ".join(reversed(parts)) + "}")
             else:
                 per = bus // eb
-                hit = net.wire(1, f"{en} && ({bit_slice('rd_addr', shift - 1, 0)} == {lit(b // per, shift)})")
+                hit = net.wire(1, f"{en} && ({bit_slice(beat, shift - 1, 0)} == {lit(b // per, shift)})")
                 lanes = full
-                data = net.wire(eb, bit_slice("rd_wdata", (b % per) * eb + eb - 1, (b % per) * eb))
+                data = net.wire(eb, bit_slice(wdata, (b % per) * eb + eb - 1, (b % per) * eb))
             we = net.wire(g.nb, f"({hit}) ? {lanes} : {lit(0, g.nb)}")
             self.port(array, "a", b).sources.append((hit, addr, we, data))
 
-    def bank_store_port(self, array: str, act: str) -> tuple[str, int]:
+    def bank_store_port(
+        self, array: str, act: str, beat: str = "wr_addr", re: str = "wr_re"
+    ) -> tuple[str, int]:
         """The store phase reads every bank at the beat's word (port a) and gathers the beat
-        from them: (its read data, beats per RAM word as `sub`)."""
+        from them: (its read data, beats per RAM word as `sub`). `beat`, `re`: the engine's
+        beat index and read strobe (the burst write engine's, or an AXI-Stream master's)."""
         net, bus = self.net, self.bus
-        g, shift, kind, addr = self._beats(array, "wr_addr")
+        g, shift, kind, addr = self._beats(array, beat)
         eb = g.elem_bits
-        en = f"{act} && wr_re"
+        en = f"{act} && {re}"
         for b in range(g.f):
             self.port(array, "a", b).sources.append((en, addr, lit(0, g.nb), lit(0, g.width)))
         rd = [f"{self.ram_sig(array, b)}_a_rdata" for b in range(g.f)]
@@ -633,9 +661,7 @@ class _Builder:
         # the bank group of the beat being read, for the read data of the next cycle
         sel_bits = g.lbf if kind == "half" else shift
         sel = self.reg(f"wsel_{array}", sel_bits)
-        self.write(
-            sel, en, bit_slice("wr_addr", g.lbf, 1) if kind == "half" else bit_slice("wr_addr", shift - 1, 0)
-        )
+        self.write(sel, en, bit_slice(beat, g.lbf, 1) if kind == "half" else bit_slice(beat, shift - 1, 0))
         if kind == "half":
             options = rd
         else:
@@ -699,6 +725,99 @@ class _Builder:
             inst["impl"] = ram.cost.impl
             insts.append(inst)
         return insts, roms
+
+    # ---- AXI-Stream ports of a chain
+    def _stream_geometry(self, p: ir.Param) -> dict:
+        """The engine parameters of streamed array `p`: beats, beat-index bits, the bytes of
+        the last beat that belong to the array, and its buffer RAM's word width."""
+        ram = self.rams[p.name]
+        if ram.banks > 1 and self.bus != STREAM_BITS:
+            raise RtlVariantUnsupported(
+                f"kernel {self.k.name}: array {p.name} is an AXI-Stream port of a chain; the built-in RTL "
+                f"scatters a {STREAM_BITS}-bit beat into the banks of a cyclic partition only with a "
+                f"{STREAM_BITS}-bit m_axi (where a beat is a bus word), not {self.bus}"
+            )
+        if ram.width not in (32, 64, 128):
+            raise AssertionError((p.name, ram.width))
+        beats = stream_beats(p.nbytes)
+        bw = max(1, (beats - 1).bit_length())
+        if ram.banks > 1:  # the banks' word address is sliced from the beat index
+            bw = max(bw, self.engine_address_bits(p.name))
+        tail = p.nbytes - STREAM_BYTES * (beats - 1)
+        return {
+            "name": p.name,
+            "bw": bw,
+            "last": lit(beats - 1, bw),
+            "mask": lit((1 << (8 * tail)) - 1, 64),
+            "beats": beats,
+            "width": ram.width,
+        }
+
+    def _beat_ports(self, p: ir.Param, g: dict, beat: str, en: str) -> list[tuple[str, str, str, str]]:
+        """The RAM ports that hold beat `beat` (a beat index) of `p`'s buffer while `en`:
+        (port, word address, write lanes of the beat's bytes) for each; a 32-bit RAM holds a
+        beat in two words (ports a and b, the second past the buffer for an odd word count's
+        last beat), a 64-bit one in one word, a 128-bit one in half a word."""
+        ram, net = self.rams[p.name], self.net
+        aw, bw, w = word_address_bits(ram), g["bw"], g["width"]
+        if w == 64:
+            return [("a", net._sized(beat, bw, aw, False), en, lit(0xFF, 8))]
+        if w == 32:
+            out = []
+            for port, half in (("a", 0), ("b", 1)):
+                addr = net._sized(net.wire(bw + 1, f"{{{beat}, 1'b{half}}}"), bw + 1, aw, False)
+                on = en
+                if half and ram.depth % 2:
+                    on = net.wire(1, f"{en} && ({beat} != {g['last']})")
+                out.append((port, addr, on, lit(0xF, 4)))
+            return out
+        addr = net._sized(bit_slice(beat, bw - 1, 1), bw - 1, aw, False) if bw > 1 else lit(0, aw)
+        lanes = net.wire(16, f"{bit_slice(beat, 0, 0)} ? 16'hff00 : 16'h00ff")
+        return [("a", addr, en, lanes)]
+
+    def stream_in(self, p: ir.Param, when: str, act: str) -> dict:
+        """The AXI-Stream slave of streamed input `p`: started by `when`, it writes each
+        beat into the buffer as it arrives during its phase `act` (the load phase of an m_axi
+        array); into the banks as the load phase does, when the array is partitioned."""
+        g = self._stream_geometry(p)
+        n = p.name
+        if self.rams[n].banks > 1:
+            self.bank_load_port(n, act, f"si_{n}_addr", f"si_{n}_we", f"si_{n}_wdata")
+            return {**g, "dir": "in", "when": when}
+        nb = _lanes(self.rams[p.name])
+        for port, addr, on, lanes in self._beat_ports(p, g, f"si_{n}_addr", f"si_{n}_we"):
+            if g["width"] == 32:
+                data = bit_slice(f"si_{n}_wdata", 31 + 32 * (port == "b"), 32 * (port == "b"))
+            elif g["width"] == 64:
+                data = f"si_{n}_wdata"
+            else:
+                data = self.net.wire(128, f"{{2{{si_{n}_wdata}}}}")
+            we = self.net.wire(nb, f"{on} ? {lanes} : {lit(0, nb)}")
+            self.port(n, port).sources.append((on, addr, we, data))
+        return {**g, "dir": "in", "when": when}
+
+    def stream_out(self, p: ir.Param, when: str, act: str) -> dict:
+        """The AXI-Stream master of streamed output `p`: started by `when` (after compute),
+        it reads the buffer beat by beat during `act` (the store phase of an m_axi array);
+        from the banks as the store phase does, when the array is partitioned."""
+        g = self._stream_geometry(p)
+        n, ram = p.name, self.rams[p.name]
+        sig = self.ram_sig(n)
+        if ram.banks > 1:
+            rdata, sub = self.bank_store_port(n, act, f"so_{n}_addr", f"so_{n}_re")
+            assert sub == 1 and self.bus == STREAM_BITS, (n, sub)
+            return {**g, "dir": "out", "when": when, "rdata": rdata}
+        for port, addr, on, _wl in self._beat_ports(p, g, f"so_{n}_addr", f"so_{n}_re"):
+            self.port(n, port).sources.append((on, addr, lit(0, _lanes(ram)), lit(0, ram.width)))
+        if g["width"] == 32:
+            rdata = f"{{{sig}_b_rdata, {sig}_a_rdata}}"
+        elif g["width"] == 64:
+            rdata = f"{sig}_a_rdata"
+        else:  # the half of the word read with the beat: its index's low bit, registered
+            half = self.reg(f"so_{n}_half", 1)
+            self.write(half, f"so_{n}_re", bit_slice(f"so_{n}_addr", 0, 0))
+            rdata = f"({half} ? {sig}_a_rdata[127:64] : {sig}_a_rdata[63:0])"
+        return {**g, "dir": "out", "when": when, "rdata": rdata}
 
     def access_sources(self) -> None:
         for acc in self.accesses:
@@ -821,20 +940,22 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     post = b.state("post: start the first store")
     idle.branch = ("ap_start", start, idle)
     done.next = idle
-    ld_states = [b.state(f"load {p.name}") for p in loads]
-    st_states = [b.state(f"store {p.name}") for p in stores]
+    ld_states = [b.state(f"{'stream in' if p.stream else 'load'} {p.name}") for p in loads]
+    st_states = [b.state(f"{'stream out' if p.stream else 'store'} {p.name}") for p in stores]
     init_states = [b.state(f"initialise {a.name}") for a in inits]
     compute = b.block(b.sched.body, post, None)
-    # phase chain
+    # phase chain: each transfer phase waits for its engine's done pulse
+    ld_done = [f"si_{p.name}_done" if p.stream else "rd_done" for p in loads]
+    st_done = [f"so_{p.name}_done" if p.stream else "wr_done" for p in stores]
     after_loads = init_states[0] if init_states else compute
     start.next = ld_states[0] if ld_states else after_loads
     for i, st in enumerate(ld_states):
-        st.branch = ("rd_done", ld_states[i + 1] if i + 1 < len(ld_states) else after_loads, st)
+        st.branch = (ld_done[i], ld_states[i + 1] if i + 1 < len(ld_states) else after_loads, st)
     for i, st in enumerate(init_states):
         st.branch = ("init_last", init_states[i + 1] if i + 1 < len(init_states) else compute, st)
     post.next = st_states[0] if st_states else done
     for i, st in enumerate(st_states):
-        st.branch = ("wr_done", st_states[i + 1] if i + 1 < len(st_states) else done, st)
+        st.branch = (st_done[i], st_states[i + 1] if i + 1 < len(st_states) else done, st)
     for name_ in sorted(b.written & set(b.params)):
         p = b.params[name_]
         src = f"|arg_{name_}" if p.dtype.is_bool else f"arg_{name_}"
@@ -844,15 +965,21 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
 
     # ---- engines and buffer ports
     # One engine word (bus beat) is one RAM word, except for elements wider than the bus
-    # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first.
+    # (int64 on the 32-bit bus): `sub` = 2 beats a word, the low half first. A streamed
+    # array moves through an AXI-Stream engine of its own instead (`_stream_in`/`_stream_out`).
     bus = b.bus
-    len_w = shells.len_bits_for(max([p.nbytes for p in k.arrays] or [1]))
-    eng_aw = max([b.engine_address_bits(p.name) for p in k.arrays] or [1])
+    mem = [p for p in k.arrays if not p.stream]
+    len_w = shells.len_bits_for(max([p.nbytes for p in mem] or [1]))
+    eng_aw = max([b.engine_address_bits(p.name) for p in mem] or [1])
     engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
+    streams = []
     for i, p in enumerate(loads):
         ram = rams[p.name]
         prev = start if i == 0 else ld_states[i - 1]
-        when = prev.ref if i == 0 else f"({prev.ref} && rd_done)"
+        when = prev.ref if i == 0 else f"({prev.ref} && {ld_done[i - 1]})"
+        if p.stream:
+            streams.append(b.stream_in(p, when, ld_states[i].ref))
+            continue
         if ram.banks > 1:
             b.bank_load_port(p.name, ld_states[i].ref)
             engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
@@ -874,8 +1001,11 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         sub = ram.width // bus
         aw = word_address_bits(ram)
         prev = post if i == 0 else st_states[i - 1]
-        when = prev.ref if i == 0 else f"({prev.ref} && wr_done)"
+        when = prev.ref if i == 0 else f"({prev.ref} && {st_done[i - 1]})"
         act = f"({st_states[i].ref} || {when})"
+        if p.stream:
+            streams.append(b.stream_out(p, when, act))
+            continue
         if ram.banks > 1:
             rdata, sub = b.bank_store_port(p.name, act)
         else:
@@ -1037,7 +1167,9 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
         "reg_blocks": reg_blocks,
         "rams": [_resolve_ram(r, resolve) for r in ram_list],
         "units": [{**u, "start": resolve(u["start"])} for u in net.units],
-        "engine": _resolve_engine(engine, resolve, loads, stores),
+        "engine": _resolve_engine(engine, resolve),
+        "gmem": bool(mem),
+        "streams": [{**s, "when": resolve(s["when"])} for s in streams],
         "inits": init_info,
         "comments": b.comments,
         "compute_cycles": b.sched.compute_cycles,
@@ -1054,8 +1186,15 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
             s.filename: s.text
             for s in (
                 shells.render_control(b.ctrl_map, k.name),
-                shells.render_read_engine(k.name, eng_aw, len_w, bus),
-                shells.render_write_engine(k.name, eng_aw, len_w, bus),
+                *(
+                    (
+                        shells.render_read_engine(k.name, eng_aw, len_w, bus),
+                        shells.render_write_engine(k.name, eng_aw, len_w, bus),
+                    )
+                    if mem
+                    else ()
+                ),
+                *(shells.render_axis_engine(d, k.name) for d in sorted({s["dir"] for s in streams})),
             )
         }
     )
@@ -1074,7 +1213,10 @@ def _assemble(b: _Builder, variant: str, estimate_cycles: int | None) -> RtlKern
     out = {n: t.encode() for n, t in files.items()}
     out[f"{k.name}_regmap.json"] = (json.dumps(b.rmap.to_json(), indent=2, sort_keys=True) + "\n").encode()
     out[f"{k.name}_regmap.h"] = _regmap_header(b.rmap).encode()
-    return RtlKernel(k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles, bus)
+    return RtlKernel(
+        k.name, k.name, sources, out, b.sched, b.rmap, variant, estimate_cycles, bus, gmem=bool(mem),
+        streams={p.name: p.direction for p in k.arrays if p.stream},
+    )  # fmt: skip
 
 
 def _const_word(x, dt: DType) -> int:
@@ -1109,8 +1251,8 @@ def _resolve_ram(r: dict, resolve) -> dict:
     return out
 
 
-def _resolve_engine(e: dict, resolve, loads, stores) -> dict:
-    out = {"aw": e["aw"], "len_w": e["len_w"], "has_load": bool(loads), "has_store": bool(stores)}
+def _resolve_engine(e: dict, resolve) -> dict:
+    out = {"aw": e["aw"], "len_w": e["len_w"], "has_load": bool(e["loads"]), "has_store": bool(e["stores"])}
     out["loads"] = [{k: resolve(v) for k, v in x.items()} for x in e["loads"]]
     out["stores"] = [{k: resolve(v) if isinstance(v, str) else v for k, v in x.items()} for x in e["stores"]]
     return out

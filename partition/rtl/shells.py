@@ -21,6 +21,10 @@ for the cycle behaviour the estimator models):
     ap_clk, ap_rst_n, start (pulse), base[63:0], nbytes[LEN_W-1:0], busy, done (pulse),
     ram_re, ram_addr[RAM_AW-1:0], ram_rdata[D-1:0] (1-cycle latency, held while !ram_re),
     m_axi_AW* / m_axi_W* / m_axi_B* (WSTRB D/8 bits).
+`<prefix>_axis_read_engine` #(BW, LAST) / `<prefix>_axis_write_engine` #(BW, LAST, LAST_MASK)
+    ap_clk, ap_rst_n, start (pulse), busy, done (pulse), ram_we / ram_re, ram_addr[BW-1:0]
+    (a 64-bit beat's index), ram_wdata / ram_rdata[63:0], s_T* / m_T* (TDATA, TVALID, TREADY):
+    a streamed array of an AXI-Stream chain, in place of the burst engines.
 
 The engines' data width D (m_axi RDATA/WDATA, one bus word a beat) is fixed when they are
 rendered: 32 (the board's kernel_axi_bits), or 64 / 128 for the wide burst variants.
@@ -198,6 +202,16 @@ def render_write_engine(
     """The AXI4 burst write engine; the widths are the parameters' defaults, `data_bits` the
     m_axi data width (32, 64 or 128)."""
     return _engine("axi_write_engine", prefix, ram_addr_bits, len_bits, data_bits)
+
+
+def render_axis_engine(direction: str, prefix: str) -> Shell:
+    """The AXI-Stream engine of a chain's streamed arrays: `<prefix>_axis_read_engine` (an
+    "in" array: the slave filling its buffer) or `<prefix>_axis_write_engine` ("out": the
+    master draining it); each instance sets the beat count as parameters."""
+    _check_ident("module prefix", prefix)
+    kind = {"in": "axis_read_engine", "out": "axis_write_engine"}[direction]
+    module = f"{prefix}_{kind}"
+    return Shell(module, template_env().get_template(f"rtl/{kind}.v.j2").render(module=module))
 
 
 def _ram(kind: str, prefix: str, width: int, depth: int) -> Shell:

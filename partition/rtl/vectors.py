@@ -13,7 +13,8 @@ so one profiled vector set feeds both backends. `manifest.json`:
 
     {"format": "partition-rtl-vectors/1", "kernel": "<task>",
      "params": [{"name", "kind": "array"|"scalar", "dtype", "shape", "direction",
-                 "nbytes"}, ...]          # declaration order, as in the register map
+                 "nbytes", "stream": true for an AXI-Stream port of a chain
+                 (absent otherwise)}, ...]  # declaration order, as in the register map
      "ret": {"dtype", "nbytes"} | null,
      "vectors": [{"label", "inputs": {name: file}, "outputs": {name: file},
                   "return": file | null}, ...]}
@@ -46,6 +47,7 @@ def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes
             "shape": list(p.shape),
             "direction": p.direction,
             "nbytes": p.nbytes if p.kind == "array" else p.dtype.nbytes,
+            **({"stream": True} if p.stream else {}),
         }
         for p in kernel.params
     ]

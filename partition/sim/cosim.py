@@ -4,8 +4,10 @@
 kernel with built-in RTL side by side — with Verilator, runs the app through
 `host/run_app.py`'s machinery with the runtime's `sim` backend inside a cocotb test
 (`tests/cosim_tb.py`), and compares the app's output with a plain run of the app on the
-CPU. Kernels without built-in RTL (floating point, or the ends of an AXI-Stream chain) run
-on the CPU in co-simulation; the result says which. The result lands in DIR/results/cosim.json.
+CPU. The two kernels of an AXI-Stream chain both run in RTL, the producer streaming straight
+into the consumer inside `cosim_top`. Kernels without built-in RTL (floating point) run on the
+CPU in co-simulation, and so does a chained kernel whose partner has none (its stream would
+have no other end); the result says which. The result lands in DIR/results/cosim.json.
 """
 
 from __future__ import annotations
@@ -37,6 +39,25 @@ def _spec(tree: Path) -> tuple[Path, dict[str, Any]]:
     return specs[0], json.loads(specs[0].read_text())
 
 
+def _simulated(plan: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
+    """The kernels co-simulated in RTL: those with built-in RTL, less a chained kernel whose
+    chain partner runs on the CPU (repeatedly, along a longer chain); and why each other FPGA
+    task runs on the CPU."""
+    tasks = {t["name"]: t for t in plan["tasks"] if t["placement"] == "fpga"}
+    sim = {n for n, t in tasks.items() if t.get("rtl", {}).get("status") == "built"}
+    why = {n: "no built-in RTL" for n in tasks if n not in sim}
+    changed = True
+    while changed:
+        changed = False
+        for c in plan.get("chains", []):
+            for end, partner in ((c["src"], c["dst"]), (c["dst"], c["src"])):
+                if end in sim and partner not in sim:
+                    sim.discard(end)
+                    why[end] = f"chained to {partner}, which runs on the CPU"
+                    changed = True
+    return [t["kernel"] for n, t in tasks.items() if n in sim], dict(sorted(why.items()))
+
+
 def plain_run(tree: Path, app: str, args: list[str], timeout: float) -> subprocess.CompletedProcess:
     """The app alone, on the CPU, from the host folder (the reference output)."""
     return subprocess.run(
@@ -55,12 +76,8 @@ def cosim(
     tree = Path(tree).resolve()
     plan = _plan(tree)
     spec_path, spec = _spec(tree)
-    built = [
-        t["kernel"]
-        for t in plan["tasks"]
-        if t["placement"] == "fpga" and t.get("rtl", {}).get("status") == "built"
-    ]
-    on_cpu = [t["name"] for t in plan["tasks"] if t["placement"] == "fpga" and t["kernel"] not in built]
+    built, on_cpu_why = _simulated(plan)
+    on_cpu = list(on_cpu_why)
     if not built:
         raise PartitionError(f"{tree}: no FPGA kernel has built-in RTL, so there is nothing to co-simulate")
     app_args = list(plan["argv"] if args is None else args)
@@ -69,7 +86,7 @@ def cosim(
     # the spec the simulated runtime uses: the kernels that exist in the simulation
     sim_spec = dict(spec, kernels=[k for k in spec["kernels"] if k["name"] in built])
     tasks = {k["task"] for k in sim_spec["kernels"]}
-    if "chains" in spec:  # chained kernels have no built-in RTL: they run on the CPU here
+    if "chains" in spec:  # both ends are simulated (`_simulated`)
         sim_spec["chains"] = [c for c in spec["chains"] if {c["producer"], c["consumer"]} <= tasks]
     sim_spec_path = tree / "host" / "cosim" / spec_path.name
     sim_spec_path.parent.mkdir(parents=True, exist_ok=True)
@@ -110,6 +127,7 @@ def cosim(
         "status": "pass" if ok else ("error" if res.error else "fail"),
         "kernels": built,
         "on_cpu": on_cpu,
+        "on_cpu_why": on_cpu_why,
         "app_args": app_args,
         "output_matches_cpu_run": same,
         "build_s": round(built_s, 3),

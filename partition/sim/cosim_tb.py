@@ -1,8 +1,8 @@
 """cocotb test: the generated host code runs the whole, unmodified app against the RTL.
 
-The build tree's `cosim_top` holds every FPGA kernel side by side; this test gives each
-one an AXI4-Lite master (cocotbext-axi) and an AXI RAM model, all RAM models sharing one
-memory, and hands them to the host runtime's `sim` backend. The app then runs in a thread
+The build tree's `cosim_top` holds every FPGA kernel side by side (the ends of an AXI-Stream
+chain joined inside it); this test gives each one an AXI4-Lite master (cocotbext-axi) and,
+when it has an m_axi_gmem, an AXI RAM model, all RAM models sharing one memory, and hands them to the host runtime's `sim` backend. The app then runs in a thread
 started with cocotb's `bridge` — as `host/run_app.py` runs it on the board, with the
 accelerated functions swapped in by name — and every kernel call becomes simulated
 cycles. The app's standard output goes to a file for the caller to compare with a plain
@@ -58,7 +58,9 @@ def _spec_path() -> Path:
     return specs[0]
 
 
-def _kernel(dut, name: str, memory: SparseMemory, budget: int) -> tuple[SimKernel, AxiRam]:
+def _kernel(dut, name: str, memory: SparseMemory, budget: int) -> tuple[SimKernel, AxiRam | None]:
+    """The kernel's control master, and an AXI RAM model on its m_axi_gmem (None for a kernel
+    whose arrays all stream: it has no AXI4 master)."""
     axil = AxiLiteMaster(
         AxiLiteBus.from_prefix(dut, f"{name}_s_axi_control"),
         dut.ap_clk,
@@ -66,15 +68,17 @@ def _kernel(dut, name: str, memory: SparseMemory, budget: int) -> tuple[SimKerne
         reset_active_level=False,
     )
     prefix = f"{name}_m_axi_gmem"
-    bus = AxiBus(
-        write=AxiWriteBus(
-            _AWBus.from_prefix(dut, prefix),
-            AxiWBus.from_prefix(dut, prefix),
-            AxiBBus.from_prefix(dut, prefix),
-        ),
-        read=AxiReadBus(_ARBus.from_prefix(dut, prefix), AxiRBus.from_prefix(dut, prefix)),
-    )
-    ram = AxiRam(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False, mem=memory)
+    ram = None
+    if hasattr(dut, f"{prefix}_RDATA"):
+        bus = AxiBus(
+            write=AxiWriteBus(
+                _AWBus.from_prefix(dut, prefix),
+                AxiWBus.from_prefix(dut, prefix),
+                AxiBBus.from_prefix(dut, prefix),
+            ),
+            read=AxiReadBus(_ARBus.from_prefix(dut, prefix), AxiRBus.from_prefix(dut, prefix)),
+        )
+        ram = AxiRam(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False, mem=memory)
     irq = getattr(dut, f"{name}_interrupt")
 
     async def write(offset: int, value: int) -> None:
@@ -110,7 +114,7 @@ async def test_app(dut):
         budget = int(4 * predicted) + 1_000_000
         kernels[k["name"]], ram = _kernel(dut, k["name"], memory, budget)
         rams.append(ram)
-    shared = SimMemory(rams[0].read, rams[0].write, MEMORY_BASE, MEMORY_SIZE)
+    shared = SimMemory(memory.read, memory.write, MEMORY_BASE, MEMORY_SIZE)
     backend = SimBackend(kernels, shared, resume)
     app = TREE / "host" / spec["app"]["file"]
     args = json.loads(os.environ.get("PARTITION_COSIM_ARGS", "[]"))

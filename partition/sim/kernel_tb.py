@@ -15,8 +15,18 @@ B), so a caller can compare with the estimate at the board's DDR latencies. A se
 checks ap_idle / ap_ready / ap_done (clear on read) and the interrupt path (GIE, IER, ISR
 toggle on write).
 
+An AXI-Stream port of a chain (a streamed array, "stream" in the manifest) has no register
+and no place in the AxiRam: a streamed input is sent from its input file as 64-bit beats
+(the array's bytes little-endian, the last beat zero padded: the HLS C++'s pack_beat) on
+<arg>_TDATA/TVALID, a streamed output is taken from <arg>_TDATA/TREADY and compared with its
+expected file, padding included, and exactly as many beats as the array takes must pass.
+PARTITION_TB_STREAMS=random pauses TVALID and TREADY at random (backpressure), holding every
+offered beat until it is taken; the default, "steady", offers and takes a beat every cycle, so
+the cycles are exact. A kernel whose arrays all stream has no m_axi_gmem.
+
 Environment: PARTITION_TB_DIR (task folder, required), PARTITION_RESULTS (JSON lines
-appended per run), PARTITION_TIMEOUT_CYCLES (default 2,000,000 per call).
+appended per run), PARTITION_TIMEOUT_CYCLES (default 2,000,000 per call),
+PARTITION_TB_STREAMS ("steady" or "random").
 """
 
 from __future__ import annotations
@@ -87,7 +97,7 @@ class Task:
         addr = BASE
         self.addr: dict[str, int] = {}
         for p in self.params:
-            if p["kind"] == "array":
+            if p["kind"] == "array" and not p.get("stream"):
                 self.addr[p["name"]] = addr
                 addr += (p["nbytes"] + 64 + 4095) // 4096 * 4096 + 4096
         self.mem_size = addr + 4096
@@ -137,8 +147,9 @@ class Monitor:
 
     def __init__(self, dut):
         self.dut = dut
+        self.gmem = _has_gmem(dut)
         # bytes a beat: the m_axi data width (32 bits, or 64 / 128 for a wide burst variant)
-        self.beat = len(dut.m_axi_gmem_RDATA) // 8
+        self.beat = len(dut.m_axi_gmem_RDATA) // 8 if self.gmem else 4
         self.size = self.beat.bit_length() - 1
         self.errors: list[str] = []
         self.done_event = Event()
@@ -173,14 +184,9 @@ class Monitor:
 
     async def run(self) -> None:
         # handles looked up once: a dut attribute lookup costs more than the read itself
-        h = types.SimpleNamespace(**{n.removeprefix("m_axi_gmem_"): getattr(self.dut, n) for n in _MONITORED})
-        valids = [
-            h.ARVALID,
-            h.RVALID,
-            h.AWVALID,
-            h.WVALID,
-            h.BVALID,
-        ]
+        names = [n for n in _MONITORED if self.gmem or not n.startswith("m_axi_gmem_")]
+        h = types.SimpleNamespace(**{n.removeprefix("m_axi_gmem_"): getattr(self.dut, n) for n in names})
+        valids = [h.ARVALID, h.RVALID, h.AWVALID, h.WVALID, h.BVALID] if self.gmem else []
         # before and during reset the outputs may be X: start watching once reset is released
         while not (h.ap_rst_n.value.is_resolvable and _hi(h.ap_rst_n)):
             await FallingEdge(h.ap_clk)
@@ -204,6 +210,8 @@ class Monitor:
             if _hi(h.ap_done):
                 self.dones.append(c)
                 self.done_event.set()
+            if not self.gmem:
+                continue
             if _hi(h.ARVALID) and _hi(h.ARREADY):
                 length = _num(h.ARLEN)
                 self._addr(
@@ -264,6 +272,61 @@ class Monitor:
         return True
 
 
+def _has_gmem(dut) -> bool:
+    try:
+        dut.m_axi_gmem_RDATA  # noqa: B018 (a lookup: the port exists)
+    except AttributeError:
+        return False
+    return True
+
+
+class Stream:
+    """One AXI-Stream port of the kernel: a source (streamed input) or a sink (output)
+    driven cycle by cycle; `pause` (random mode) is the chance of a cycle without TVALID
+    (source) or TREADY (sink). Handshakes are sampled right after the rising edge, where
+    cocotb reads the values the edge saw."""
+
+    def __init__(self, dut, name: str, rng: random.Random, pause: float):
+        self.clk = dut.ap_clk
+        self.name = name
+        self.data, self.valid, self.ready = (
+            getattr(dut, f"{name}_{s}") for s in ("TDATA", "TVALID", "TREADY")
+        )
+        self.rng = rng
+        self.pause = pause
+        self.stalls = 0  # cycles the kernel was ready but this side paused (each one costs a cycle)
+
+    def _go(self) -> bool:
+        return self.pause == 0 or self.rng.random() >= self.pause
+
+    async def send(self, data: bytes) -> None:
+        beats = [int.from_bytes(data[i : i + 8].ljust(8, b"\0"), "little") for i in range(0, len(data), 8)]
+        i, offered = 0, False
+        while i < len(beats):
+            if not offered and self._go():
+                offered = True
+                self.data.value = beats[i]
+                self.valid.value = 1
+            await RisingEdge(self.clk)
+            if offered and _hi(self.ready):
+                i += 1
+                offered = False
+                self.valid.value = 0
+            elif not offered and _hi(self.ready):
+                self.stalls += 1
+
+    async def receive(self, n: int, out: list[int]) -> None:
+        while len(out) < n:
+            take = self._go()
+            self.ready.value = int(take)
+            await RisingEdge(self.clk)
+            if take and _hi(self.valid):
+                out.append(_num(self.data))
+            elif _hi(self.valid):
+                self.stalls += 1
+        self.ready.value = 0
+
+
 class TB:
     def __init__(self, dut):
         self.dut = dut
@@ -278,15 +341,32 @@ class TB:
         self.axil = AxiLiteMaster(
             AxiLiteBus.from_prefix(dut, "s_axi_control"), dut.ap_clk, dut.ap_rst_n, reset_active_level=False
         )
-        bus = AxiBus(
-            write=AxiWriteBus(
-                _AWBus.from_prefix(dut, "m_axi_gmem"),
-                AxiWBus.from_prefix(dut, "m_axi_gmem"),
-                AxiBBus.from_prefix(dut, "m_axi_gmem"),
-            ),
-            read=AxiReadBus(_ARBus.from_prefix(dut, "m_axi_gmem"), AxiRBus.from_prefix(dut, "m_axi_gmem")),
-        )
-        self.ram = AxiRam(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False, size=self.task.mem_size)
+        self.ram = None
+        if _has_gmem(dut):
+            bus = AxiBus(
+                write=AxiWriteBus(
+                    _AWBus.from_prefix(dut, "m_axi_gmem"),
+                    AxiWBus.from_prefix(dut, "m_axi_gmem"),
+                    AxiBBus.from_prefix(dut, "m_axi_gmem"),
+                ),
+                read=AxiReadBus(
+                    _ARBus.from_prefix(dut, "m_axi_gmem"), AxiRBus.from_prefix(dut, "m_axi_gmem")
+                ),
+            )
+            self.ram = AxiRam(
+                bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False, size=self.task.mem_size
+            )
+        mode = os.environ.get("PARTITION_TB_STREAMS", "steady")
+        if mode not in ("steady", "random"):
+            raise ValueError(f"PARTITION_TB_STREAMS={mode!r}: steady or random")
+        pause = 0.35 if mode == "random" else 0.0
+        self.streams: dict[str, Stream] = {}
+        for p in self.task.params:
+            if p.get("stream"):
+                s = self.streams[p["name"]] = Stream(
+                    dut, p["name"], random.Random(f"{p['name']}/{mode}"), pause
+                )
+                (s.valid if p["direction"] == "in" else s.ready).value = 0  # nothing offered, nothing taken
         self.mon = Monitor(dut)
         cocotb.start_soon(self.mon.run())
 
@@ -320,11 +400,23 @@ class TB:
         t = self.task
         vec = t.manifest["vectors"][k]
         guards = {}
+        streamed: dict[str, tuple] = {}
         for p in t.params:
             name = p["name"]
             if p["kind"] == "scalar":
                 raw = t.data(vec["inputs"][name])
                 await self.write_reg(name, int.from_bytes(raw, "little"))
+                continue
+            if p.get("stream"):
+                s = self.streams[name]
+                s.stalls = 0
+                if p["direction"] == "in":
+                    data = t.data(vec["inputs"][name])
+                    assert len(data) == p["nbytes"], f"{vec['inputs'][name]}: {len(data)} bytes"
+                    streamed[name] = (cocotb.start_soon(s.send(data)), None)
+                else:
+                    beats: list[int] = []
+                    streamed[name] = (cocotb.start_soon(s.receive(-(-p["nbytes"] // 8), beats)), beats)
                 continue
             addr, n = t.addr[name], p["nbytes"]
             if name in vec["inputs"]:
@@ -337,13 +429,16 @@ class TB:
             self.ram.write(addr, data + tail)
             guards[name] = tail
             await self.write_reg(name, addr)
-        return {"vec": vec, "guards": guards}
+        return {"vec": vec, "guards": guards, "streamed": streamed}
 
     def check(self, k: int, prep: dict) -> list[str]:
         t, vec = self.task, prep["vec"]
         errors = []
         for p in t.params:
             name = p["name"]
+            if p.get("stream"):
+                errors += self._check_stream(p, vec, prep["streamed"][name])
+                continue
             if name not in vec["outputs"]:
                 continue
             want = t.data(vec["outputs"][name])
@@ -361,6 +456,39 @@ class TB:
             if tail != prep["guards"][name]:
                 errors.append(f"{name}: bytes after the array were written (WSTRB)")
         return errors
+
+    def _check_stream(self, p: dict, vec: dict, streamed: tuple) -> list[str]:
+        """A streamed input was taken whole; a streamed output sent exactly its beats, the
+        array's bytes as expected and the padding zero; no beat is pending after ap_done."""
+        name, n = p["name"], p["nbytes"]
+        task, beats = streamed
+        s = self.streams[name]
+        if p["direction"] == "in":
+            if not task.done():
+                task.cancel()
+                s.valid.value = 0
+                return [f"{name}: the kernel finished without taking every beat of its input stream"]
+            return []
+        if not task.done():
+            task.cancel()
+            s.ready.value = 0
+            return [f"{name}: the kernel sent {len(beats)} of the {-(-n // 8)} beats of its output stream"]
+        if _hi(s.valid):
+            return [f"{name}: TVALID still high after the array's last beat"]
+        got = b"".join(x.to_bytes(8, "little") for x in beats)
+        want = self.task.data(vec["outputs"][name])
+        if got[:n] != want:
+            dt = np.dtype("u1" if p["dtype"] == "bool" else p["dtype"]).newbyteorder("<")
+            g, w = np.frombuffer(got[:n], dt), np.frombuffer(want, dt)
+            bad = np.flatnonzero(g != w)
+            i = int(bad[0])
+            return [
+                f"{name}: {len(bad)} of {len(w)} streamed elements differ; first at flat index {i}: "
+                f"got {g[i]}, want {w[i]}"
+            ]
+        if any(got[n:]):
+            return [f"{name}: the padding of the last beat is not zero ({got[n:].hex()})"]
+        return []
 
     async def sleep_until_done(self) -> None:
         """Sleep until the core signals ap_done (or the cycle timeout passes)."""
@@ -401,7 +529,8 @@ class TB:
             "cycles": self.mon.dones[0] - self.mon.starts[0],
             "read_bursts": [[r["beats"], r["first"] - r["ar"]] for r in self.mon.reads],
             "write_bursts": [[w["beats"], w["b"] - w["last"]] for w in self.mon.writes],
-            "unstalled": self.mon.unstalled(),
+            "unstalled": self.mon.unstalled() and not any(s.stalls for s in self.streams.values()),
+            "stream_stalls": {n: s.stalls for n, s in sorted(self.streams.items())},
             "errors": errors,
         }
         path = os.environ.get("PARTITION_RESULTS")
