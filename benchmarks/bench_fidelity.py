@@ -10,8 +10,10 @@ loop-carried recurrence, its II, and for kernels whose only loops are such pipel
 cycles <= trip count + pipeline depth + burst transfer time.
 
 Every kernel is measured twice: in the variant the plan's built-in RTL implements (the chosen
-one, or base where the chosen one partitions arrays into banks) and in its `seq` variant
+one, or base where the backend cannot build it) and in its `seq` variant
 (innermost loops as FSM loops instead of pipelines), each against that variant's estimate.
+The ends of an AXI-Stream chain are built, and estimated, as the plan builds them: with the
+chained array as a stream port (`plan.streamed_kernels`).
 
 Writes benchmarks/results/fidelity.md and benchmarks/results/fidelity.json.
 """
@@ -35,7 +37,7 @@ from partition.boards import load_board  # noqa: E402
 from partition.codegen.tree import build_tree  # noqa: E402
 from partition.estimate.variants import candidate_directives, estimate_variant  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
-from partition.plan import Options, build_rtl, make_plan  # noqa: E402
+from partition.plan import Options, build_rtl, make_plan, streamed_kernels  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 from partition.sim import flow  # noqa: E402
 
@@ -161,7 +163,9 @@ def markdown(rows: list[dict], env: dict, seq_rows: list[dict] | None = None) ->
         "Targets: cycles ±10 %, LUT and FF ±30 %, DSP and BRAM18 ±1.",
         "",
         "Each kernel in the variant the plan's built-in RTL implements (*variant*: the chosen one, or"
-        " base where the chosen one partitions arrays into cyclic banks):",
+        " base where the backend cannot build it and says why in `rtl.note`); the ends of an"
+        " AXI-Stream chain as built, with the chained array as a stream port, against that build's"
+        " estimate:",
         "",
         *_table(rows),
     ]
@@ -233,13 +237,22 @@ def main(argv: list[str] | None = None) -> int:
             files, exe = build_tree(plan, profile, board, app.read_bytes())
             tree = Path(tmp) / ex
             write_tree(tree, files, exe)
-            for r in kernel_rows(tree, plan.data):
+            # a chain's ends as built: the plan's figures are of the array in DDR
+            built = streamed_kernels(plan.data, plan.kernels)
+            chained = {c[end] for c in plan.data["chains"] for end in ("src", "dst")}
+            est = {}
+            for t in plan.data["tasks"]:
+                if t["name"] in chained and t["name"] in plan.rtl:
+                    k = built[t["name"]]
+                    d = next(d for d in candidate_directives(k, board) if d.name == t["rtl"]["variant"])
+                    est[t["name"]] = estimate_variant(k, board, d).to_json()
+            for r in kernel_rows(tree, plan.data, est):
                 rows.append({"example": ex, **r})
             # the same plan with every kernel's built-in RTL in its seq variant
             seq_est = {}
             for t in plan.data["tasks"]:
                 if t["name"] in plan.rtl:
-                    k = plan.kernels[t["name"]]
+                    k = built[t["name"]]
                     seq = next((d for d in candidate_directives(k) if d.name == "seq"), None)
                     if seq is not None:
                         t["rtl"], plan.rtl[t["name"]] = build_rtl(k, board, seq)
