@@ -2,49 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
 import json
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from test_plan_chains import APP as PAIR
+from test_plan_chains import planned_tree, run_on_fake_board
 
-from partition.boards import load_board
-from partition.codegen.tree import build_tree
-from partition.fsutil import write_tree
-from partition.plan import Options, make_plan
-from partition.profile import run_profile
-
-ROOT = Path(__file__).resolve().parent.parent
-for p in (ROOT / "host", ROOT / "tests" / "host_pynq"):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
-
-from fake_device import FakeBackend  # noqa: E402
-from partition_runtime.app import main as run_app_main  # noqa: E402
-
-APP = """\
-import numpy as np
-
-
-def scale(x: np.ndarray, k: int) -> np.ndarray:
-    out = np.zeros(x.shape[0], dtype=np.int16)
-    for i in range(x.shape[0]):
-        out[i] = x[i] * k
-    return out
-
-
-def offset(y: np.ndarray, c: int) -> np.ndarray:
-    out = np.zeros(y.shape[0], dtype=np.int32)
-    for i in range(y.shape[0]):
-        out[i] = (y[i] + c) // 3
-    return out
-
-
+APP = (
+    PAIR[: PAIR.index("def main")]
+    + """\
 def clip(z: np.ndarray, lo: int) -> np.ndarray:
     out = np.zeros(z.shape[0], dtype=np.int32)
     for i in range(z.shape[0]):
@@ -62,18 +30,12 @@ def main() -> None:
 
 main()
 """
+)
 
 
 @pytest.fixture(scope="module")
 def three(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("chain3")
-    app = tmp / "app.py"
-    app.write_text(APP)
-    prof = run_profile(app, [], cwd=tmp, baseline=False, replay=False)
-    board = load_board("pynq-z2")
-    plan = make_plan(prof, tmp, board, Options())
-    files, executable = build_tree(plan, prof, board, app.read_bytes())
-    write_tree(tmp / "tree", files, executable)
+    tmp, app, _prof, board, plan, files = planned_tree(tmp_path_factory.mktemp("chain3"), APP)
     return tmp, app, board, plan, files
 
 
@@ -100,19 +62,8 @@ def test_the_three_kernels_pass_c_simulation(three):
 
 def test_the_unchanged_app_streams_through_all_three_on_a_fake_board(three):
     tmp, app, *_ = three
-    plain = subprocess.run([sys.executable, str(app)], capture_output=True, text=True, timeout=120, cwd=tmp)
-    spec_mod = importlib.util.spec_from_file_location("chain3_app_models", app)
-    mod = importlib.util.module_from_spec(spec_mod)
-    with contextlib.redirect_stdout(io.StringIO()):
-        spec_mod.loader.exec_module(mod)  # type: ignore[union-attr]
-    backend = FakeBackend({"scale": mod.scale, "offset": mod.offset, "clip": mod.clip})
-    out, stats = io.StringIO(), tmp / "stats.json"
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = run_app_main(
-            ["--quiet", "--stats", str(stats)], tmp / "tree/host/app_kernels.json", app, backend
-        )
-    assert code == 0 and out.getvalue() == plain.stdout
-    tasks = json.loads(stats.read_text())["tasks"]
+    code, out, plain, tasks, backend = run_on_fake_board(tmp, app, ["scale", "offset", "clip"])
+    assert code == 0 and out == plain
     assert tasks["scale"]["streamed"] == tasks["offset"]["streamed"] == 3
     assert all(tasks[k]["fallbacks"] == 0 for k in ("scale", "offset", "clip"))
     assert {k: backend.ports[k].starts for k in ("scale", "offset", "clip")} == {

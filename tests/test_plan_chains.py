@@ -61,22 +61,44 @@ main()
 """
 
 
-def _plan(tmp: Path, extra: str = "", **opts):
+def _plan(tmp: Path, extra: str = "", source: str | None = None, **opts):
+    """Profile and plan APP (its `{extra}` line filled in), or `source`, written to tmp/app.py."""
     app = tmp / "app.py"
-    app.write_text(APP.replace("{extra}", extra or "pass"))
+    app.write_text(source if source is not None else APP.replace("{extra}", extra or "pass"))
     prof = run_profile(app, [], cwd=tmp, baseline=False, replay=False)
     board = load_board("pynq-z2")
     plan = make_plan(prof, tmp, board, Options(**opts))
     return app, prof, board, plan
 
 
-@pytest.fixture(scope="module")
-def chained(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("chain")
-    app, prof, board, plan = _plan(tmp)
+def planned_tree(tmp: Path, source: str | None = None):
+    """_plan, then the build tree in tmp/tree: (tmp, app, profile, board, plan, files)."""
+    app, prof, board, plan = _plan(tmp, source=source)
     files, executable = build_tree(plan, prof, board, app.read_bytes())
     write_tree(tmp / "tree", files, executable)
     return tmp, app, prof, board, plan, files
+
+
+def run_on_fake_board(tmp: Path, app: Path, tasks: list[str]):
+    """The unchanged app through the host runtime of tmp/tree on a fake board whose kernels are
+    the app's own functions: (exit code, its output, the plain run's output, per-task stats, backend)."""
+    plain = subprocess.run([sys.executable, str(app)], capture_output=True, text=True, timeout=120, cwd=tmp)
+    spec_mod = importlib.util.spec_from_file_location(f"chain_app_models_{len(tasks)}", app)
+    mod = importlib.util.module_from_spec(spec_mod)
+    with contextlib.redirect_stdout(io.StringIO()):
+        spec_mod.loader.exec_module(mod)  # type: ignore[union-attr]
+    backend = FakeBackend({t: getattr(mod, t) for t in tasks})
+    out, stats = io.StringIO(), tmp / "stats.json"
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = run_app_main(
+            ["--quiet", "--stats", str(stats)], tmp / "tree/host/app_kernels.json", app, backend
+        )
+    return code, out.getvalue(), plain.stdout, json.loads(stats.read_text())["tasks"], backend
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory):
+    return planned_tree(tmp_path_factory.mktemp("chain"))
 
 
 def test_the_plan_chains_the_producer_into_its_consumer(chained):
@@ -117,19 +139,8 @@ def test_both_chained_kernels_pass_c_simulation(chained):
 
 def test_the_unchanged_app_runs_the_chain_on_a_fake_board(chained):
     tmp, app, *_ = chained
-    plain = subprocess.run([sys.executable, str(app)], capture_output=True, text=True, timeout=120, cwd=tmp)
-    spec_mod = importlib.util.spec_from_file_location("chain_app_models", app)
-    mod = importlib.util.module_from_spec(spec_mod)
-    with contextlib.redirect_stdout(io.StringIO()):
-        spec_mod.loader.exec_module(mod)  # type: ignore[union-attr]
-    backend = FakeBackend({"scale": mod.scale, "offset": mod.offset})
-    out, stats = io.StringIO(), tmp / "stats.json"
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = run_app_main(
-            ["--quiet", "--stats", str(stats)], tmp / "tree/host/app_kernels.json", app, backend
-        )
-    assert code == 0 and out.getvalue() == plain.stdout
-    tasks = json.loads(stats.read_text())["tasks"]
+    code, out, plain, tasks, backend = run_on_fake_board(tmp, app, ["scale", "offset"])
+    assert code == 0 and out == plain
     assert tasks["scale"]["streamed"] == 3 and tasks["scale"]["fallbacks"] == 0
     assert tasks["offset"]["calls"] == 3 and tasks["offset"]["fallbacks"] == 0
     assert backend.ports["scale"].starts == backend.ports["offset"].starts == 3
