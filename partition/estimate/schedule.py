@@ -281,6 +281,20 @@ class _Val:
     var: str | None = None  # set for reads of a variable's incoming register value
     last_use: int = -1
     srcs: tuple = ()  # values a wiring-only result passes through (uses propagate to them)
+    from_dsp: bool = False  # the result of a DSP multiplier
+    to_dsp: bool = False  # an operand of a DSP multiplier
+    to_fabric: bool = False  # used by anything else (LUT logic, RAM ports, registers)
+
+    def chain_cycles(self) -> int:
+        """Cycles this value is held in fabric registers (`chain_ff`).
+
+        A DSP48 has registers of its own at its inputs (AREG/BREG) and output (MREG/PREG):
+        synthesis packs the first register after a DSP multiplier's result, and the last
+        before an operand that only DSP multipliers read, into the DSP (UG479 "DSP48E1
+        Slice"; yosys xilinx_dsp, Vivado likewise), so those cycles take no fabric FF."""
+        held = max(0, self.last_use - self.cycle)
+        absorbed = int(self.from_dsp) + int(self.to_dsp and not self.to_fabric)
+        return max(0, held - absorbed)
 
 
 @dataclass
@@ -467,13 +481,15 @@ class _Region:
         self.addr_memo: dict[tuple, list[_Val]] = {}
 
     # ---- placement
-    def _use(self, v: _Val, cycle: int) -> None:
+    def _use(self, v: _Val, cycle: int, dsp: bool = False) -> None:
         v.last_use = max(v.last_use, cycle)
+        v.to_dsp |= dsp
+        v.to_fabric |= not dsp
         if v.var is not None:
             prev = self.first_read.get(v.var)
             self.first_read[v.var] = cycle if prev is None else min(prev, cycle)
         for src in v.srcs:
-            self._use(src, cycle)
+            self._use(src, cycle, dsp)
 
     def _start(self, operands: list[_Val]) -> tuple[int, float]:
         if not operands:
@@ -521,12 +537,12 @@ class _Region:
 
     def _record(self, node, kind, bits, cost, operands, c, t, rc, rt, array=None) -> _Val:
         for v in operands:
-            self._use(v, c)
+            self._use(v, c, dsp=cost.dsp > 0)
         self.unit_ii = max(self.unit_ii, cost.ii)
         op = ScheduledOp(node, kind, bits, cost, c, t, rc, rt, array)
         self.ops.append(op)
         self.by_owner[self.owner].append(op)
-        v = _Val(rc, rt, bits)
+        v = _Val(rc, rt, bits, from_dsp=cost.dsp > 0)
         self.vals.append(v)
         return v
 
@@ -955,7 +971,7 @@ class _Region:
         return max(1, end)
 
     def chain_ff(self) -> int:
-        return sum(v.bits * max(0, v.last_use - v.cycle) for v in self.vals if v.counted)
+        return sum(v.bits * v.chain_cycles() for v in self.vals if v.counted)
 
 
 def _distinct(a, b) -> bool:
