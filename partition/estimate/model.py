@@ -96,6 +96,45 @@ def _abits(n: int) -> int:
     return max(1, math.ceil(math.log2(max(2, n))))
 
 
+def _stable_vars(kernel: ir.Kernel) -> frozenset[str]:
+    """Variables no assignment statement writes (loop variables, scalar arguments): one
+    register each, whose value an expression over them reads wherever it occurs."""
+    assigned = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Assign)}
+    names = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.For)}
+    names |= {p.name for p in kernel.scalar_params}
+    return frozenset(names - assigned)
+
+
+def _shared_key(op: Any, stable: frozenset[str]) -> tuple | None:
+    """The key under which the datapath builds `op` once, or None when it is its own.
+
+    The built-in RTL emits one wire per distinct expression over the same operands
+    (partition.rtl.datapath, `wire`/`at` memoise by text), and synthesis merges equal cells
+    on equal inputs likewise (yosys opt_merge; Vivado the same): an operation on constants
+    and on variables that are only loop counters or arguments is one operator however often
+    it occurs. That is what unrolling repeats: every copy of the body recomputes the
+    loop-invariant part of its indices (`i * W` of `a[i, j + m]`), and a store to the
+    element a load of the same statement read recomputes the address. Operations reading
+    an array or an assigned variable keep one operator each (their operands differ by
+    cycle or by copy)."""
+    node = op.node
+    if isinstance(node, ir.Stmt) or op.array is not None:
+        return None
+    exprs = node if isinstance(node, tuple) else (node,)
+    for e in exprs:
+        if not isinstance(e, ir.Expr):
+            return None
+        for x in ir.walk_expr(e):
+            if isinstance(x, ir.Load) or (isinstance(x, ir.Var) and x.name not in stable):
+                return None
+    key = (op.kind, op.bits, node, op.cost)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def _add(acc: dict[str, int], **vals: int) -> None:
     for k, v in vals.items():
         acc[k] = acc.get(k, 0) + int(v)
@@ -179,9 +218,16 @@ def estimate_kernel(
     res: dict[str, dict[str, int]] = {}
     op_counts: dict[str, int] = {}
     ops: dict[str, int] = {}
+    built: set = set()
+    stable = _stable_vars(kernel)
     for op in sched.ops():
-        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
         op_counts[op.kind] = op_counts.get(op.kind, 0) + 1
+        key = _shared_key(op, stable)
+        if key is not None:
+            if key in built:
+                continue
+            built.add(key)
+        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
     res["operators"] = {"lut": ops.get("lut", 0), "ff": ops.get("ff", 0), "dsp": ops.get("dsp", 0)}
     res["registers"] = {"ff": sum(sched.registers.values())}
     res["chain_registers"] = {"ff": sched.chain_ff}
