@@ -54,7 +54,6 @@ from typing import Any
 
 from partition import ir
 from partition.boards import Board
-from partition.dtypes import DTYPES
 from partition.estimate.model import RESOURCES, Estimate, estimate_kernel
 from partition.estimate.schedule import bank_geometry, flat_affine, has_jumps, ram_geometry
 from partition.estimate.tables import ram_cost
@@ -238,7 +237,6 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                 if trip is None or not unrollable(kernel, s, u) or s not in inner:
                     raise ValueError(f"loop {s.label} cannot be unrolled by {u}")
                 vdt = kernel.scalars.get(s.var, s.start.dtype)
-                wide = DTYPES["int64"]
                 body: list[ir.Stmt] = []
                 for m in range(u):
                     if m == 0:
@@ -247,11 +245,11 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                     off = ir.Bin("add", ir.Var(s.var, vdt), ir.Const(m * s.step, vdt), vdt)
                     copy = [_subst_stmt(x, s.var, off) for x in s.body]
                     if trip % u:
-                        # the copy's value, computed wide so the check itself cannot wrap
-                        val = ir.Bin(
-                            "add", ir.Cast(ir.Var(s.var, vdt), wide), ir.Const(m * s.step, wide), wide
-                        )
-                        cond = ir.Cmp("lt" if s.step > 0 else "gt", val, ir.Const(int(s.stop.value), wide))
+                        # the copy's value `off` in the variable's own type: `unrollable` checked
+                        # that it holds every value up to u - 1 steps past the range, the stop
+                        # included, so the check cannot wrap and needs no wider adder/comparator
+                        # (and shares the adder of the copy's indices)
+                        cond = ir.Cmp("lt" if s.step > 0 else "gt", off, ir.Const(int(s.stop.value), vdt))
                         copy = [ir.If(cond, copy, [], s.line)]
                     body.extend(copy)
                 out.append(replace(s, step=s.step * u, body=body, trip_max=math.ceil(trip / u)))
