@@ -25,6 +25,8 @@ from partition.errors import PartitionError
 from partition.estimate import tables
 from partition.estimate.schedule import (
     KernelSchedule,
+    ScheduledOp,
+    bank_geometry,
     bursts,
     control_cycles,
     schedule_kernel,
@@ -239,22 +241,51 @@ def estimate_kernel(
     ram_res: dict[str, int] = {"lut": 0, "bram18": 0}
     rams = {}
     buffer_ports = []
+    dynamic: dict[str, list[ScheduledOp]] = {}
+    for op in sched.ops():
+        if op.bank_dynamic:
+            dynamic.setdefault(op.array, []).append(op)
     for name, ram in sched.rams.items():
-        ports = min(2, max(1, ram.sites))
-        _add(ram_res, lut=ram.cost.lut + tables.bram_mux_luts(ram.cost, ports, ports), bram18=ram.cost.bram18)
-        if ram.sites > 2:
-            mux += 2 * tables.mux_luts(_abits(ram.depth) + ram.width, math.ceil(ram.sites / 2))
+        # A cyclic-partitioned array is F RAMs of the bank geometry (what the built-in RTL
+        # builds): the stacked-depth read muxes, write decodes and access-site muxes belong to
+        # each bank, sized by the bank's depth and width. The schedule puts the sites of U
+        # unrolled copies whose banks it can tell in U different banks, so each bank's ports
+        # serve sites / F of them. An access whose bank is only known at run time (`a[k + m, j]`
+        # of a partitioned `a`: the bank follows j) may reach every bank: each bank's port
+        # muxes it in (the accesses of one frame share that port, `_reserve_port`), and a load
+        # selects its word among the F banks' read data.
+        f = ram.banks
+        dyn = dynamic.get(name, [])
+        if f > 1:
+            g = bank_geometry(ram, bus_bits)
+            cost, depth, width = tables.ram_cost(g.depth, g.width), g.depth, g.width
+        else:
+            cost, depth, width = ram.cost, ram.depth, ram.width
+        sites = math.ceil((ram.sites - len(dyn)) / f)
+        ports = min(2, max(1, sites + (1 if dyn else 0)))
+        _add(
+            ram_res,
+            lut=f * (cost.lut + tables.bram_mux_luts(cost, ports, ports)),
+            bram18=f * cost.bram18,
+        )
+        if sites > 2:
+            mux += f * 2 * tables.mux_luts(_abits(depth) + width, math.ceil(sites / 2))
+        if dyn:  # address (and, for stores, data) of each bank's shared port; + the engine's
+            bits = _abits(depth) + (width if any(op.kind == "store" for op in dyn) else 0)
+            mux += f * tables.mux_luts(bits, len(dyn) + 1)
+            mux += sum(tables.mux_luts(width, f) for op in dyn if op.kind == "load")
         if ram.kind == "buffer":
-            buffer_ports.append((_abits(ram.depth), ram.width))
+            buffer_ports += [(_abits(depth), width)] * f
         rams[ram.name] = {
             "array": name,
             "kind": ram.kind,
-            "impl": ram.cost.impl,
+            "impl": cost.impl,
             "depth": ram.depth,
             "width": ram.width,
-            "bram18": ram.cost.bram18,
-            "lut": ram.cost.lut,
+            "bram18": f * cost.bram18,
+            "lut": f * cost.lut,
             "sites": ram.sites,
+            **({"banks": f, "bank_depth": depth, "bank_width": width} if f > 1 else {}),
         }
     res["muxes"] = {"lut": mux}
     res["rams"] = ram_res

@@ -127,6 +127,9 @@ class ScheduledOp:
     ready_cycle: int
     ready_ns: float
     array: str | None = None
+    # an access of a partitioned array whose bank the schedule cannot fix (it depends on a
+    # loop-invariant symbol or is unknown): the datapath selects among the banks at run time
+    bank_dynamic: bool = False
 
 
 @dataclass
@@ -845,14 +848,19 @@ class _Region:
         c = max(c, self._order_after(e.array, "load", aff))
         c, port, bank = self._reserve_port(e.array, c, aff)
         cost = tables.mem_cost("load", self.ctx.family)
-        if ram.per_word > 1:
+        # elements per word of the RAM the load reads: a partitioned array's bank packs Q of
+        # them (`bank_geometry`), fewer than the unpartitioned word's
+        per_word = bank_geometry(ram, self.ctx.bus_bits).q if ram.banks > 1 else ram.per_word
+        if per_word > 1:
             lut_ns, _ = tables.lut_level(self.ctx.family)
-            mux = tables.mux_luts(ram.elem_bits, ram.per_word)
+            mux = tables.mux_luts(ram.elem_bits, per_word)
             cost = OpCost(
                 "load", ram.elem_bits, cost.family, cost.delay_ns, cost.latency, cost.out_ns + lut_ns, 1, mux, 0, 0,
-                cost.source + f"; element select from a packed {ram.width}-bit word: " + tables.MUX_SOURCE,
+                cost.source + f"; element select from a packed {ram.elem_bits * per_word}-bit word: "
+                + tables.MUX_SOURCE,
             )  # fmt: skip
         v = self._record(e, "load", ram.elem_bits, cost, addr, c, 0.0, c + cost.latency, cost.out_ns, e.array)
+        self.ops[-1].bank_dynamic = ram.banks > 1 and (bank is None or bank[0] != ())
         if self.emit is not None:
             self.emit.load(e, addr, v, c, port=port, bank=bank)
         self.accesses.append(_Access("load", e.array, c, aff, self.order))
@@ -912,6 +920,7 @@ class _Region:
         cost = tables.mem_cost("store", self.ctx.family)
         ram = self.ctx.rams[s.array]
         self._record(s, "store", ram.elem_bits, cost, deps, c, 0.0, c, 0.0, s.array)
+        self.ops[-1].bank_dynamic = ram.banks > 1 and (bank is None or bank[0] != ())
         if self.emit is not None:
             self.emit.store(s, addr, val, self.guard, c, port=port, bank=bank)
         self.accesses.append(_Access("store", s.array, c, aff, self.order))
