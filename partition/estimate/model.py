@@ -238,13 +238,16 @@ def estimate_kernel(
     mux = sum(
         tables.mux_luts(sched.registers[name], n) for name, n in sched.register_writers.items() if n > 1
     )
-    ram_res: dict[str, int] = {"lut": 0, "bram18": 0}
+    ram_res: dict[str, int] = {"lut": 0, "ff": 0, "bram18": 0}
     rams = {}
     buffer_ports = []
     dynamic: dict[str, list[ScheduledOp]] = {}
+    loads_of: dict[str, int] = {}
     for op in sched.ops():
         if op.bank_dynamic:
             dynamic.setdefault(op.array, []).append(op)
+        if op.kind == "load":
+            loads_of[op.array] = loads_of.get(op.array, 0) + 1
     for name, ram in sched.rams.items():
         # A cyclic-partitioned array is F RAMs of the bank geometry (what the built-in RTL
         # builds): the stacked-depth read muxes, write decodes and access-site muxes belong to
@@ -263,9 +266,12 @@ def estimate_kernel(
             cost, depth, width = ram.cost, ram.depth, ram.width
         sites = math.ceil((ram.sites - len(dyn)) / f)
         ports = min(2, max(1, sites + (1 if dyn else 0)))
+        loads = loads_of.get(name, 0) - sum(1 for op in dyn if op.kind == "load")
+        read_ports = min(2, math.ceil(loads / f) + (1 if any(op.kind == "load" for op in dyn) else 0))
         _add(
             ram_res,
             lut=f * (cost.lut + tables.bram_mux_luts(cost, ports, ports)),
+            ff=f * tables.ram_read_ff(cost, read_ports if ram.kind != "rom" else 0),
             bram18=f * cost.bram18,
         )
         if sites > 2:

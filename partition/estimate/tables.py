@@ -805,6 +805,17 @@ BRAM_MUX_SOURCE = (
 )
 
 
+def ram_read_ff(cost: RamCost, read_ports: int) -> int:
+    """Fabric FFs of a RAM's registered read data on the ports the compute datapath reads
+    through: the microarchitecture reads synchronously (data one cycle after the address). A
+    block RAM has that register inside; distributed RAM (UG474: asynchronous read) takes one
+    FF per data bit and read port in the fabric (yosys on dense_int32 unroll4_wide64: its 64
+    8-bit LUTRAM banks of w, one compute read port each, keep 512 such FFs). A ROM is not
+    charged (the model passes 0 ports): its words are constants, which synthesis turns into
+    logic (yosys on the ROM banks of bandpass_q15 and gaussian_blur3 keeps no data FFs)."""
+    return cost.width * read_ports if cost.impl == "lutram" else 0
+
+
 def bram_mux_luts(cost: RamCost, read_ports: int, write_ports: int) -> int:
     """LUTs that select among the depth levels of a block RAM stacked in depth."""
     n = cost.depth_blocks
