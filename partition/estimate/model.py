@@ -25,6 +25,8 @@ from partition.errors import PartitionError
 from partition.estimate import tables
 from partition.estimate.schedule import (
     KernelSchedule,
+    ScheduledOp,
+    bank_geometry,
     bursts,
     control_cycles,
     schedule_kernel,
@@ -94,6 +96,45 @@ class Estimate:
 
 def _abits(n: int) -> int:
     return max(1, math.ceil(math.log2(max(2, n))))
+
+
+def _stable_vars(kernel: ir.Kernel) -> frozenset[str]:
+    """Variables no assignment statement writes (loop variables, scalar arguments): one
+    register each, whose value an expression over them reads wherever it occurs."""
+    assigned = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Assign)}
+    names = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.For)}
+    names |= {p.name for p in kernel.scalar_params}
+    return frozenset(names - assigned)
+
+
+def _shared_key(op: Any, stable: frozenset[str]) -> tuple | None:
+    """The key under which the datapath builds `op` once, or None when it is its own.
+
+    The built-in RTL emits one wire per distinct expression over the same operands
+    (partition.rtl.datapath, `wire`/`at` memoise by text), and synthesis merges equal cells
+    on equal inputs likewise (yosys opt_merge; Vivado the same): an operation on constants
+    and on variables that are only loop counters or arguments is one operator however often
+    it occurs. That is what unrolling repeats: every copy of the body recomputes the
+    loop-invariant part of its indices (`i * W` of `a[i, j + m]`), and a store to the
+    element a load of the same statement read recomputes the address. Operations reading
+    an array or an assigned variable keep one operator each (their operands differ by
+    cycle or by copy)."""
+    node = op.node
+    if isinstance(node, ir.Stmt) or op.array is not None:
+        return None
+    exprs = node if isinstance(node, tuple) else (node,)
+    for e in exprs:
+        if not isinstance(e, ir.Expr):
+            return None
+        for x in ir.walk_expr(e):
+            if isinstance(x, ir.Load) or (isinstance(x, ir.Var) and x.name not in stable):
+                return None
+    key = (op.kind, op.bits, node, op.cost)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _add(acc: dict[str, int], **vals: int) -> None:
@@ -179,9 +220,16 @@ def estimate_kernel(
     res: dict[str, dict[str, int]] = {}
     op_counts: dict[str, int] = {}
     ops: dict[str, int] = {}
+    built: set = set()
+    stable = _stable_vars(kernel)
     for op in sched.ops():
-        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
         op_counts[op.kind] = op_counts.get(op.kind, 0) + 1
+        key = _shared_key(op, stable)
+        if key is not None:
+            if key in built:
+                continue
+            built.add(key)
+        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
     res["operators"] = {"lut": ops.get("lut", 0), "ff": ops.get("ff", 0), "dsp": ops.get("dsp", 0)}
     res["registers"] = {"ff": sum(sched.registers.values())}
     res["chain_registers"] = {"ff": sched.chain_ff}
@@ -190,25 +238,60 @@ def estimate_kernel(
     mux = sum(
         tables.mux_luts(sched.registers[name], n) for name, n in sched.register_writers.items() if n > 1
     )
-    ram_res: dict[str, int] = {"lut": 0, "bram18": 0}
+    ram_res: dict[str, int] = {"lut": 0, "ff": 0, "bram18": 0}
     rams = {}
     buffer_ports = []
+    dynamic: dict[str, list[ScheduledOp]] = {}
+    loads_of: dict[str, int] = {}
+    for op in sched.ops():
+        if op.bank_dynamic:
+            dynamic.setdefault(op.array, []).append(op)
+        if op.kind == "load":
+            loads_of[op.array] = loads_of.get(op.array, 0) + 1
     for name, ram in sched.rams.items():
-        ports = min(2, max(1, ram.sites))
-        _add(ram_res, lut=ram.cost.lut + tables.bram_mux_luts(ram.cost, ports, ports), bram18=ram.cost.bram18)
-        if ram.sites > 2:
-            mux += 2 * tables.mux_luts(_abits(ram.depth) + ram.width, math.ceil(ram.sites / 2))
+        # A cyclic-partitioned array is F RAMs of the bank geometry (what the built-in RTL
+        # builds): the stacked-depth read muxes, write decodes and access-site muxes belong to
+        # each bank, sized by the bank's depth and width. The schedule puts the sites of U
+        # unrolled copies whose banks it can tell in U different banks, so each bank's ports
+        # serve sites / F of them. An access whose bank is only known at run time (`a[k + m, j]`
+        # of a partitioned `a`: the bank follows j) may reach every bank: each bank's port
+        # muxes it in (the accesses of one frame share that port, `_reserve_port`), and a load
+        # selects its word among the F banks' read data.
+        f = ram.banks
+        dyn = dynamic.get(name, [])
+        if f > 1:
+            g = bank_geometry(ram, bus_bits)
+            cost, depth, width = tables.ram_cost(g.depth, g.width), g.depth, g.width
+        else:
+            cost, depth, width = ram.cost, ram.depth, ram.width
+        sites = math.ceil((ram.sites - len(dyn)) / f)
+        ports = min(2, max(1, sites + (1 if dyn else 0)))
+        loads = loads_of.get(name, 0) - sum(1 for op in dyn if op.kind == "load")
+        read_ports = min(2, math.ceil(loads / f) + (1 if any(op.kind == "load" for op in dyn) else 0))
+        _add(
+            ram_res,
+            lut=f * (cost.lut + tables.bram_mux_luts(cost, ports, ports)),
+            ff=f * tables.ram_read_ff(cost, read_ports if ram.kind != "rom" else 0),
+            bram18=f * cost.bram18,
+        )
+        if sites > 2:
+            mux += f * 2 * tables.mux_luts(_abits(depth) + width, math.ceil(sites / 2))
+        if dyn:  # address (and, for stores, data) of each bank's shared port; + the engine's
+            bits = _abits(depth) + (width if any(op.kind == "store" for op in dyn) else 0)
+            mux += f * tables.mux_luts(bits, len(dyn) + 1)
+            mux += sum(tables.mux_luts(width, f) for op in dyn if op.kind == "load")
         if ram.kind == "buffer":
-            buffer_ports.append((_abits(ram.depth), ram.width))
+            buffer_ports += [(_abits(depth), width)] * f
         rams[ram.name] = {
             "array": name,
             "kind": ram.kind,
-            "impl": ram.cost.impl,
+            "impl": cost.impl,
             "depth": ram.depth,
             "width": ram.width,
-            "bram18": ram.cost.bram18,
-            "lut": ram.cost.lut,
+            "bram18": f * cost.bram18,
+            "lut": f * cost.lut,
             "sites": ram.sites,
+            **({"banks": f, "bank_depth": depth, "bank_width": width} if f > 1 else {}),
         }
     res["muxes"] = {"lut": mux}
     res["rams"] = ram_res

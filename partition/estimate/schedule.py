@@ -127,6 +127,9 @@ class ScheduledOp:
     ready_cycle: int
     ready_ns: float
     array: str | None = None
+    # an access of a partitioned array whose bank the schedule cannot fix (it depends on a
+    # loop-invariant symbol or is unknown): the datapath selects among the banks at run time
+    bank_dynamic: bool = False
 
 
 @dataclass
@@ -281,6 +284,20 @@ class _Val:
     var: str | None = None  # set for reads of a variable's incoming register value
     last_use: int = -1
     srcs: tuple = ()  # values a wiring-only result passes through (uses propagate to them)
+    from_dsp: bool = False  # the result of a DSP multiplier
+    to_dsp: bool = False  # an operand of a DSP multiplier
+    to_fabric: bool = False  # used by anything else (LUT logic, RAM ports, registers)
+
+    def chain_cycles(self) -> int:
+        """Cycles this value is held in fabric registers (`chain_ff`).
+
+        A DSP48 has registers of its own at its inputs (AREG/BREG) and output (MREG/PREG):
+        synthesis packs the first register after a DSP multiplier's result, and the last
+        before an operand that only DSP multipliers read, into the DSP (UG479 "DSP48E1
+        Slice"; yosys xilinx_dsp, Vivado likewise), so those cycles take no fabric FF."""
+        held = max(0, self.last_use - self.cycle)
+        absorbed = int(self.from_dsp) + int(self.to_dsp and not self.to_fabric)
+        return max(0, held - absorbed)
 
 
 @dataclass
@@ -467,13 +484,15 @@ class _Region:
         self.addr_memo: dict[tuple, list[_Val]] = {}
 
     # ---- placement
-    def _use(self, v: _Val, cycle: int) -> None:
+    def _use(self, v: _Val, cycle: int, dsp: bool = False) -> None:
         v.last_use = max(v.last_use, cycle)
+        v.to_dsp |= dsp
+        v.to_fabric |= not dsp
         if v.var is not None:
             prev = self.first_read.get(v.var)
             self.first_read[v.var] = cycle if prev is None else min(prev, cycle)
         for src in v.srcs:
-            self._use(src, cycle)
+            self._use(src, cycle, dsp)
 
     def _start(self, operands: list[_Val]) -> tuple[int, float]:
         if not operands:
@@ -521,12 +540,12 @@ class _Region:
 
     def _record(self, node, kind, bits, cost, operands, c, t, rc, rt, array=None) -> _Val:
         for v in operands:
-            self._use(v, c)
+            self._use(v, c, dsp=cost.dsp > 0)
         self.unit_ii = max(self.unit_ii, cost.ii)
         op = ScheduledOp(node, kind, bits, cost, c, t, rc, rt, array)
         self.ops.append(op)
         self.by_owner[self.owner].append(op)
-        v = _Val(rc, rt, bits)
+        v = _Val(rc, rt, bits, from_dsp=cost.dsp > 0)
         self.vals.append(v)
         return v
 
@@ -829,14 +848,19 @@ class _Region:
         c = max(c, self._order_after(e.array, "load", aff))
         c, port, bank = self._reserve_port(e.array, c, aff)
         cost = tables.mem_cost("load", self.ctx.family)
-        if ram.per_word > 1:
+        # elements per word of the RAM the load reads: a partitioned array's bank packs Q of
+        # them (`bank_geometry`), fewer than the unpartitioned word's
+        per_word = bank_geometry(ram, self.ctx.bus_bits).q if ram.banks > 1 else ram.per_word
+        if per_word > 1:
             lut_ns, _ = tables.lut_level(self.ctx.family)
-            mux = tables.mux_luts(ram.elem_bits, ram.per_word)
+            mux = tables.mux_luts(ram.elem_bits, per_word)
             cost = OpCost(
                 "load", ram.elem_bits, cost.family, cost.delay_ns, cost.latency, cost.out_ns + lut_ns, 1, mux, 0, 0,
-                cost.source + f"; element select from a packed {ram.width}-bit word: " + tables.MUX_SOURCE,
+                cost.source + f"; element select from a packed {ram.elem_bits * per_word}-bit word: "
+                + tables.MUX_SOURCE,
             )  # fmt: skip
         v = self._record(e, "load", ram.elem_bits, cost, addr, c, 0.0, c + cost.latency, cost.out_ns, e.array)
+        self.ops[-1].bank_dynamic = ram.banks > 1 and (bank is None or bank[0] != ())
         if self.emit is not None:
             self.emit.load(e, addr, v, c, port=port, bank=bank)
         self.accesses.append(_Access("load", e.array, c, aff, self.order))
@@ -896,6 +920,7 @@ class _Region:
         cost = tables.mem_cost("store", self.ctx.family)
         ram = self.ctx.rams[s.array]
         self._record(s, "store", ram.elem_bits, cost, deps, c, 0.0, c, 0.0, s.array)
+        self.ops[-1].bank_dynamic = ram.banks > 1 and (bank is None or bank[0] != ())
         if self.emit is not None:
             self.emit.store(s, addr, val, self.guard, c, port=port, bank=bank)
         self.accesses.append(_Access("store", s.array, c, aff, self.order))
@@ -955,7 +980,7 @@ class _Region:
         return max(1, end)
 
     def chain_ff(self) -> int:
-        return sum(v.bits * max(0, v.last_use - v.cycle) for v in self.vals if v.counted)
+        return sum(v.bits * v.chain_cycles() for v in self.vals if v.counted)
 
 
 def _distinct(a, b) -> bool:

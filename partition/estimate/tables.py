@@ -230,7 +230,13 @@ DSP_DIGIT_SOURCE = (
     "(17-bit unsigned) digits to use the (PCOUT << 17) -> PCIN cascade; Vivado agrees: 32x32->32 "
     "uses 3 DSP48 and 64x64->64 uses 10 (Bambu ui_mult_expr_FU_32_32_32_*, _64_64_64_* on xc7 and xczu)"
 )
-LUT_MUL_MAX_BITS = 10  # both operands at most this wide -> LUT multiplier (microarchitecture)
+LUT_MUL_MAX_BITS = 10  # both operands at most this wide -> LUT multiplier timing (microarchitecture)
+# Narrowest product synthesis puts on a DSP48 rather than in LUTs. Both tools place a
+# non-constant multiply on a DSP slice by default (UG901 "DSP Block Inference": multipliers
+# go into DSP blocks by default); yosys synth_xilinx -family xc7 (mul2dsp) does so from a
+# 9-bit product on, checked on a lone registered signed a x b: 8x8, 9x4, 5x4, 6x3, 2x7 -> one
+# DSP48E1; 4x4 and 3x5 -> LUTs.
+DSP_MIN_PRODUCT_BITS = 9
 LUT_MUL_MAX_CONST_BITS = 3  # constant multiplier with at most this many set bits -> shift-add
 
 # Floating point: (op, bits) -> latency at 100 MHz, delay ns, dsp, lut, ff, source
@@ -598,11 +604,20 @@ def mul_cost(
             )  # fmt: skip
     if a_bits <= LUT_MUL_MAX_BITS and b_bits <= LUT_MUL_MAX_BITS:
         ns, src = _delay(family, "mul_lut8", 8)
+        if a_bits + b_bits >= DSP_MIN_PRODUCT_BITS:
+            # scheduled as the narrow combinational multiply it is (latency 0), but synthesis
+            # maps it onto one DSP slice (no input/output registers used), not LUTs
+            return OpCost(
+                "mul", out_bits, family, ns, 0, 0.0, 1, 0, 0, 1,
+                f"narrow multiply (operands <= {LUT_MUL_MAX_BITS} bits): combinational, delay {src}; "
+                f"a product of {DSP_MIN_PRODUCT_BITS} bits or more goes on one DSP48 (UG901 default DSP "
+                "inference; yosys synth_xilinx mul2dsp, checked)",
+            )  # fmt: skip
         char_lut = 40 if family == "xc7" else 38
         lut = math.ceil(char_lut * a_bits * b_bits / 64)
         return OpCost(
             "mul", out_bits, family, ns, 0, 0.0, 1, lut, 0, 0,
-            f"LUT multiplier (operands <= {LUT_MUL_MAX_BITS} bits, microarchitecture); delay {src}; LUT "
+            f"LUT multiplier (product under {DSP_MIN_PRODUCT_BITS} bits); delay {src}; LUT "
             f"derived: {char_lut} LUT for 8x8 scaled by the partial-product count a*b/64",
         )  # fmt: skip
     dsp = dsp_count(a_bits, b_bits, out_bits, family)
@@ -788,6 +803,17 @@ BRAM_MUX_SOURCE = (
     "ports used: 9216x32 = 9 levels, 274 LUT (model 210); 9216x16 = 116 LUT (model 114); in a kernel "
     "synthesized flat, logic of an unused port goes and the model's lower figure fits better"
 )
+
+
+def ram_read_ff(cost: RamCost, read_ports: int) -> int:
+    """Fabric FFs of a RAM's registered read data on the ports the compute datapath reads
+    through: the microarchitecture reads synchronously (data one cycle after the address). A
+    block RAM has that register inside; distributed RAM (UG474: asynchronous read) takes one
+    FF per data bit and read port in the fabric (yosys on dense_int32 unroll4_wide64: its 64
+    8-bit LUTRAM banks of w, one compute read port each, keep 512 such FFs). A ROM is not
+    charged (the model passes 0 ports): its words are constants, which synthesis turns into
+    logic (yosys on the ROM banks of bandpass_q15 and gaussian_blur3 keeps no data FFs)."""
+    return cost.width * read_ports if cost.impl == "lutram" else 0
 
 
 def bram_mux_luts(cost: RamCost, read_ports: int, write_ports: int) -> int:

@@ -32,10 +32,10 @@ interpreter in the tests), and the result goes through the same static
 schedule and tables as the base estimate (`partition.estimate.schedule`),
 told the partitioned arrays' banks (two ports each; accesses share a cycle
 only where the schedule can tell they reach different banks) and the loops
-left sequential. The RAMs of a partitioned array are then re-costed as its F
+left sequential. The model costs the RAMs of a partitioned array as its F
 banks (`schedule.bank_geometry`, what the built-in RTL builds; `tables.ram_cost`
-per bank). Nothing else changes: the interface, the load/store phases and the
-register map are the base variant's.
+and the depth-level muxes per bank). Nothing else changes: the interface, the
+load/store phases and the register map are the base variant's.
 
 When an array's accesses in a loop are not all affine in the loop variable
 with one non-zero stride, partitioning cannot separate the copies and the
@@ -54,10 +54,8 @@ from typing import Any
 
 from partition import ir
 from partition.boards import Board
-from partition.dtypes import DTYPES
 from partition.estimate.model import RESOURCES, Estimate, estimate_kernel
-from partition.estimate.schedule import bank_geometry, flat_affine, has_jumps, ram_geometry
-from partition.estimate.tables import ram_cost
+from partition.estimate.schedule import flat_affine, has_jumps
 
 BASE = "base"
 UNROLL_FACTORS = (2, 4)
@@ -238,7 +236,6 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                 if trip is None or not unrollable(kernel, s, u) or s not in inner:
                     raise ValueError(f"loop {s.label} cannot be unrolled by {u}")
                 vdt = kernel.scalars.get(s.var, s.start.dtype)
-                wide = DTYPES["int64"]
                 body: list[ir.Stmt] = []
                 for m in range(u):
                     if m == 0:
@@ -247,11 +244,11 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                     off = ir.Bin("add", ir.Var(s.var, vdt), ir.Const(m * s.step, vdt), vdt)
                     copy = [_subst_stmt(x, s.var, off) for x in s.body]
                     if trip % u:
-                        # the copy's value, computed wide so the check itself cannot wrap
-                        val = ir.Bin(
-                            "add", ir.Cast(ir.Var(s.var, vdt), wide), ir.Const(m * s.step, wide), wide
-                        )
-                        cond = ir.Cmp("lt" if s.step > 0 else "gt", val, ir.Const(int(s.stop.value), wide))
+                        # the copy's value `off` in the variable's own type: `unrollable` checked
+                        # that it holds every value up to u - 1 steps past the range, the stop
+                        # included, so the check cannot wrap and needs no wider adder/comparator
+                        # (and shares the adder of the copy's indices)
+                        cond = ir.Cmp("lt" if s.step > 0 else "gt", off, ir.Const(int(s.stop.value), vdt))
                         copy = [ir.If(cond, copy, [], s.line)]
                     body.extend(copy)
                 out.append(replace(s, step=s.step * u, body=body, trip_max=math.ceil(trip / u)))
@@ -322,36 +319,6 @@ def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, in
 # ----------------------------------------------------------------------------- estimates
 
 
-def _repartition(est: Estimate, partition: dict[str, int], kernel: ir.Kernel, bus_bits: int) -> None:
-    """Re-cost each partitioned array's RAM as its F banks (`bank_geometry`; in place)."""
-    rams = est.breakdown.get("rams", {})
-    delta = {"lut": 0, "bram18": 0}
-    dtypes = {p.name: (p.dtype, p.size) for p in kernel.arrays} | {
-        a.name: (a.dtype, a.size) for a in kernel.locals
-    }
-    for _ram, r in sorted(rams.items()):
-        f = partition.get(r["array"])
-        if not f:
-            continue
-        dt, elems = dtypes[r["array"]]
-        geo = ram_geometry(r["array"], dt, elems, r["kind"], bus_bits)
-        geo.banks = f
-        g = bank_geometry(geo, bus_bits)
-        bank = ram_cost(g.depth, g.width)
-        new_bram, new_lut = f * bank.bram18, f * bank.lut
-        delta["lut"] += new_lut - r["lut"]
-        delta["bram18"] += new_bram - r["bram18"]
-        r.update(
-            banks=f, bank_depth=g.depth, bank_width=g.width, bram18=new_bram, lut=new_lut, impl=bank.impl
-        )
-    est.lut += delta["lut"]
-    est.bram18 += delta["bram18"]
-    res = est.breakdown.get("resources", {}).get("rams")
-    if res is not None:
-        res["lut"] = res.get("lut", 0) + delta["lut"]
-        res["bram18"] = res.get("bram18", 0) + delta["bram18"]
-
-
 def estimate_variant(kernel: ir.Kernel, board: Board, d: Directives) -> Estimate:
     """The model estimate of one call of `kernel` built with directives `d`."""
     if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits):
@@ -361,7 +328,6 @@ def estimate_variant(kernel: ir.Kernel, board: Board, d: Directives) -> Estimate
         est = estimate_kernel(
             k, board, array_banks=dict(d.partition), sequential=frozenset(d.sequential), bus_bits=d.bus(board)
         )
-        _repartition(est, dict(d.partition), kernel, d.bus(board))
         est.notes.append(f"variant {d.name}: {d.describe()}")
     est.variant = d.name
     return est
