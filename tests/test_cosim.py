@@ -92,10 +92,18 @@ def test_every_example_cosim_matches_the_cpu(verilator_env, example_builds, exam
         assert st["calls"] >= 1 and st["fallbacks"] == 0, (task, st)
     # FPGA -> FPGA edges whose data the plan keeps in DDR, between simulated kernels: the
     # consumer got the producer's device buffer, flushed, without a copy (and the simulation
-    # still matches the CPU run)
-    in_ddr = {e["dst"] for e in data["edges"] if e["in_ddr_bytes"] and {e["src"], e["dst"]} <= built}
+    # still matches the CPU run); a chain's edge goes through the stream instead, not DDR
+    chained = {(c["src"], c["dst"]) for c in data["chains"]}
+    in_ddr = {
+        e["dst"]
+        for e in data["edges"]
+        if e["in_ddr_bytes"] and {e["src"], e["dst"]} <= built and (e["src"], e["dst"]) not in chained
+    }
     for task in in_ddr:
         assert r["run_app"]["tasks"][task]["handoffs"] >= 1, (task, r["run_app"]["tasks"][task])
+    for src, dst in chained:
+        if {src, dst} <= built:
+            assert r["run_app"]["tasks"][src]["streamed"] >= 1, (src, r["run_app"]["tasks"][src])
     if example == "fir_pipeline":
         assert in_ddr
 

@@ -37,6 +37,7 @@ def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, example):
     assert _built(example_builds, example)
+    data = example_builds[example][1]
     for t in _built(example_builds, example):
         k = t["kernel"]
         lint = rtl_results[k, "lint"]
@@ -48,7 +49,11 @@ def test_kernels_lint_simulate_and_synthesize(example_builds, rtl_results, examp
         est = t["rtl"]["estimate_cycles"]
         assert sim["estimate_cycles"] == est
         built = next(v for v in t["fpga"]["variants"] if v["name"] == t["rtl"]["variant"])
-        assert est == built["estimate"]["cycles"]
+        if any(t["name"] in (c["src"], c["dst"]) for c in data["chains"]):
+            # a chain's end is built with the array as a stream: its DDR phase is gone
+            assert est < built["estimate"]["cycles"]
+        else:
+            assert est == built["estimate"]["cycles"]
         assert all(c <= est for c in sim["cycles_per_vector"]), (k, sim["cycles_per_vector"], est)
         syn = rtl_results[k, "yosys"]
         assert syn["status"] == "pass" and syn["lut"] > 0 and syn["ff"] > 0
