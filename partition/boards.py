@@ -24,6 +24,9 @@ from partition.errors import PartitionError
 from partition.resources import resource_dir
 
 FAMILIES = ("xc7", "xczu")
+# The FPGA resources a kernel uses and a plan budgets, in this order everywhere (estimates,
+# the ILP, reports); a board file's [resources] gives each one's count.
+RESOURCES = ("lut", "ff", "dsp", "bram18")
 PS_KINDS = ("ps7", "ps8")
 
 # Value kinds: "str", "int+" (positive int), "int0" (non-negative int), "num+" (positive

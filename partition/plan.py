@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from partition import ir
-from partition.boards import Board
+from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
@@ -39,7 +39,6 @@ from partition.solve.explain import explain_infeasible, no_kernel_fits
 from partition.solve.ilp import default_solver, top_k
 from partition.solve.model import (
     OBJECTIVES,
-    RESOURCES,
     ChainCost,
     Problem,
     ScheduleTooLarge,

@@ -17,9 +17,8 @@ import numpy as np
 import pytest
 
 from partition import ir
-from partition.boards import load_board
+from partition.boards import RESOURCES, load_board
 from partition.estimate import estimate_kernel
-from partition.estimate.model import RESOURCES
 from partition.estimate.variants import (
     Directives,
     candidate_directives,

@@ -29,23 +29,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import DType, wrap
 from partition.errors import PartitionError
-
-# C++14 keywords and alternative tokens, and names the generated files define
-# or include (a kernel object with one of these names would not compile, or
-# would silently mean something else).
-CPP_RESERVED = frozenset(
-    """
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t
-    class compl const constexpr const_cast continue decltype default delete do double dynamic_cast
-    else enum explicit export extern false float for friend goto if inline int long mutable
-    namespace new noexcept not not_eq nullptr operator or or_eq private protected public register
-    reinterpret_cast return short signed sizeof static static_assert static_cast struct switch
-    template this thread_local throw true try typedef typeid typename union unsigned using virtual
-    void volatile wchar_t while xor xor_eq
-    main pt std int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t
-    INT64_C UINT64_C NAN INFINITY
-    """.split()  # noqa: SIM905 (a word list reads better as text)
-)
+from partition.names import CPP_RESERVED
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

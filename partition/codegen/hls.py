@@ -26,7 +26,6 @@ import numpy as np
 from partition import ir
 from partition.codegen import render
 from partition.codegen.cexpr import (
-    CPP_RESERVED,
     ArrayRef,
     ExprPrinter,
     c_string,
@@ -37,6 +36,7 @@ from partition.codegen.cexpr import (
 from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import ram_geometry, stream_beats
+from partition.names import CPP_RESERVED
 
 # One compile line for C simulation, shared by the build tree's Makefile and the tests.
 # -ffp-contract=off: no fused multiply-add, so float results are the IEEE operations

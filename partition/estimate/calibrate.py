@@ -46,8 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from partition.boards import RESOURCES
 from partition.errors import PartitionError
-from partition.estimate.model import RESOURCES, Estimate
+from partition.estimate.model import Estimate
 
 _XML_RES = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM_18K"}
 

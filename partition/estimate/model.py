@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from partition import ir
-from partition.boards import Board
+from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
 from partition.estimate import tables
 from partition.estimate.schedule import (
@@ -36,7 +36,6 @@ from partition.estimate.schedule import (
 from partition.regmap import register_map
 
 FORMAT = "partition-estimate/1"
-RESOURCES = ("lut", "ff", "dsp", "bram18")
 _FLOAT_KINDS = {"fadd", "fsub", "fmul", "fdiv", "fcmp", "fneg", "fabs", "itof", "ftoi", "fext", "ftrunc"}
 
 PIPELINE_CONTROL_SOURCE = (

@@ -53,8 +53,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from partition import ir
-from partition.boards import Board
-from partition.estimate.model import RESOURCES, Estimate, estimate_kernel
+from partition.boards import RESOURCES, Board
+from partition.estimate.model import Estimate, estimate_kernel
 from partition.estimate.schedule import flat_affine, has_jumps
 
 BASE = "base"

@@ -8,7 +8,8 @@ from pathlib import Path
 from partition import ir
 from partition.errors import PartitionError
 from partition.frontend.lower import Lowerer, Reject
-from partition.frontend.source import c_name, load_function
+from partition.frontend.source import load_function
+from partition.names import c_name
 from partition.profile.model import FunctionProfile
 
 

@@ -75,8 +75,8 @@ from partition.frontend.lower import (
     ir_dtype,
 )
 from partition.frontend.returns import VALUE as RET_VALUE
-from partition.frontend.source import c_name
 from partition.frontend.types import NP, PyFloat, PyInt, describe, fits, range_of
+from partition.names import c_name
 
 if TYPE_CHECKING:
     from partition.frontend.lower import Lowerer

@@ -34,7 +34,7 @@ from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, DType, dtype, narrowe
 from partition.errors import PartitionError
 from partition.frontend.returns import VALUE as RET_VALUE
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
-from partition.frontend.source import FunctionSource, c_name, load_function
+from partition.frontend.source import FunctionSource, load_function
 from partition.frontend.types import (
     NP,
     PyBool,
@@ -50,6 +50,7 @@ from partition.frontend.types import (
     result_kind,
     unary_kind,
 )
+from partition.names import c_name
 from partition.profile.model import FunctionProfile, decode_value
 
 MAX_ROUNDS = 24

@@ -6,36 +6,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from partition.codegen.cexpr import CPP_RESERVED
 from partition.errors import PartitionError
-
-# Verilog/SystemVerilog and Vitis HLS reserve these, and C++ its keywords and the names the
-# generated files use (codegen.cexpr.CPP_RESERVED); a Python name that collides gets the
-# suffix "_r" (as Vitis HLS does for `in` and `out`).
-RESERVED = CPP_RESERVED | frozenset(
-    """
-    always assign automatic begin buf bufif0 bufif1 cell cmos config
-    deassign defparam design disable edge end endcase endconfig endfunction endgenerate endmodule
-    endprimitive endspecify endtable endtask event force forever fork function generate genvar
-    highz0 highz1 ifnone incdir include initial inout input instance integer join large liblist
-    library localparam macromodule medium module nand negedge nmos nor noshowcancelled notif0 notif1
-    output parameter pmos posedge primitive pull0 pull1 pulldown pullup pulsestyle_onevent
-    pulsestyle_ondetect rcmos real realtime reg release repeat rnmos rpmos rtran rtranif0 rtranif1
-    scalared showcancelled small specify specparam strong0 strong1 supply0 supply1 table task time
-    tran tranif0 tranif1 tri tri0 tri1 triand trior trireg use uwire vectored wait wand weak0 weak1
-    wire wor xnor logic bit byte shortint longint string type var ref interface modport package
-    program in out ap_clk ap_rst_n ap_start ap_done ap_idle ap_ready ap_return interrupt
-    """.split()  # noqa: SIM905
-)
-
-
-def c_name(name: str) -> str:
-    """A Python identifier as a name safe in C++, Verilog and Vitis HLS."""
-    safe = name if name.isascii() else "".join(c if c.isascii() and c.isalnum() else "_" for c in name)
-    reserved = safe in RESERVED or safe.lower() in RESERVED
-    if safe.startswith("_") or reserved or safe.startswith(("ap_", "m_axi", "s_axi")):
-        safe = f"{safe.lstrip('_') or 'v'}_r"
-    return safe
 
 
 @dataclass

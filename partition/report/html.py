@@ -83,12 +83,12 @@ from typing import Any
 
 import networkx as nx
 
+from partition.boards import RESOURCES
 from partition.codegen import render
 from partition.errors import PartitionError
 from partition.fsutil import MANIFEST, write_bytes_atomic
 from partition.graph import graph_from_json
 from partition.report.terminal import fmt_bytes, fmt_s
-from partition.solve.model import RESOURCES
 
 RESULT_FORMAT = "partition-result/1"
 STEPS = ("csim", "rtl_sim", "cosim", "yosys")

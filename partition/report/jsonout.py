@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from partition.solve.model import RESOURCES
+from partition.boards import RESOURCES
 
 FORMAT = "partition-plan-output/1"
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "plan-output.schema.json"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from partition.solve.model import RESOURCES
+from partition.boards import RESOURCES
 
 
 def fmt_s(s: float | None) -> str:

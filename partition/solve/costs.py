@@ -32,13 +32,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from partition import ir
-from partition.boards import Board
+from partition.boards import RESOURCES, Board
 from partition.estimate.model import Estimate
 from partition.estimate.schedule import stream_beats
 from partition.estimate.variants import Directives, estimate_variant
 from partition.profile.model import MAIN, Edge, Profile
 from partition.regmap import register_map
-from partition.solve.model import RESOURCES, ChainCost, EdgeCost, Problem, TaskCost, Variant
+from partition.solve.model import ChainCost, EdgeCost, Problem, TaskCost, Variant
 
 
 @dataclass

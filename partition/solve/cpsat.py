@@ -67,11 +67,11 @@ import math
 import time
 from dataclasses import dataclass
 
+from partition.boards import RESOURCES
 from partition.errors import PartitionError
 from partition.solve import heuristic
 from partition.solve.model import (
     MAIN,
-    RESOURCES,
     Problem,
     Solution,
     Variant,

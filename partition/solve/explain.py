@@ -33,7 +33,8 @@ from __future__ import annotations
 import itertools
 import math
 
-from partition.solve.model import RESOURCES, Problem, TaskCost, Variant
+from partition.boards import RESOURCES
+from partition.solve.model import Problem, TaskCost, Variant
 
 _UNIT = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM18"}
 _FEAS_ABS = 1e-9  # same slack as model.feasible

@@ -138,7 +138,6 @@ import numpy as np
 
 from partition.errors import PartitionError
 
-RESOURCES = ("lut", "ff", "dsp", "bram18")
 OBJECTIVES = ("latency", "makespan", "throughput")
 MAIN = "<main>"
 DEFAULT_VARIANT = "default"

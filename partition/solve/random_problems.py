@@ -45,7 +45,8 @@ import math
 import random
 from collections.abc import Callable
 
-from partition.solve.model import RESOURCES, ChainCost, EdgeCost, Problem, TaskCost, Variant
+from partition.boards import RESOURCES
+from partition.solve.model import ChainCost, EdgeCost, Problem, TaskCost, Variant
 
 MAIN = "<main>"
 
