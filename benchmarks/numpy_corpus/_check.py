@@ -5,7 +5,8 @@
 
 Each module keeps a private `_REFERENCES` dict: case name -> function of (a deep copy of) the
 case's arguments returning `(expected_return, {argument_index: expected_final_value})`, where an
-expected final value that is a dict names attributes of that argument (an instance's state).
+expected final value that is a dict names attributes of that argument (an instance's state), and
+an expected value that is a function is a property the result must have (a convergence bound).
 """
 
 import copy
@@ -45,6 +46,9 @@ def resolve(name: str, namespace: dict):
 def close(got, want, what: str, rtol: float = 1e-9, atol: float = 1e-9) -> None:
     if want is None:
         assert got is None, f"{what}: expected None, got {type(got).__name__}"
+        return
+    if callable(want):
+        assert want(got), f"{what}: the reference's property does not hold"
         return
     if isinstance(want, dict):
         for attr, value in want.items():
