@@ -161,7 +161,11 @@ def _blob(rng):
 
 
 INPUTS = {
-    "rgb_to_gray": lambda rng: [(_rgb(rng),), (np.zeros((32, 40, 3), np.uint8),), (np.full((32, 40, 3), 255, np.uint8),)],
+    "rgb_to_gray": lambda rng: [
+        (_rgb(rng),),
+        (np.zeros((32, 40, 3), np.uint8),),
+        (np.full((32, 40, 3), 255, np.uint8),),
+    ],
     "rgb_to_ycbcr": lambda rng: [(_rgb(rng),) for _ in range(3)],
     "rgb_to_hsv": lambda rng: [
         (rng.random((24, 32, 3)),),
@@ -172,7 +176,9 @@ INPUTS = {
     "channel_histograms": lambda rng: [(_rgb(rng, 24, 24),) for _ in range(3)],
     "sobel_magnitude": lambda rng: [(rng.integers(0, 256, (48, 64)).astype(np.uint8),) for _ in range(3)],
     "unsharp_mask": lambda rng: [(_rgb(rng), a) for a in (0.5, 1.0, 2.5)],
-    "threshold_to_zero": lambda rng: [(rng.integers(0, 256, (48, 64)).astype(np.uint8), t) for t in (0, 128, 255)],
+    "threshold_to_zero": lambda rng: [
+        (rng.integers(0, 256, (48, 64)).astype(np.uint8), t) for t in (0, 128, 255)
+    ],
     "augment_flips": lambda rng: [(_rgb(rng, 32, 32),) for _ in range(3)],
     "gamma_correct": lambda rng: [(_rgb(rng), g) for g in (0.45, 1.0, 2.2)],
     "median3x3": lambda rng: [(rng.integers(0, 256, (40, 48)).astype(np.uint8),) for _ in range(3)],
@@ -262,7 +268,9 @@ def _ref_unique(img):
 
 def _ref_gray_world(img):
     m = [img[:, :, c].mean() for c in range(3)]
-    return np.stack([np.clip(img[:, :, c] * (sum(m) / 3 / m[c]), 0, 255) for c in range(3)], axis=2).astype(np.uint8), {}
+    return np.stack([np.clip(img[:, :, c] * (sum(m) / 3 / m[c]), 0, 255) for c in range(3)], axis=2).astype(
+        np.uint8
+    ), {}
 
 
 _REFERENCES = {
@@ -271,7 +279,9 @@ _REFERENCES = {
         {},
     ),
     "rgb_to_ycbcr": lambda img: (
-        _within_one(np.einsum("ij,hwj->hwi", YCBCR_FROM_RGB, img.astype(float)) + [0, 128, 128], np.uint8),
+        _within_one(
+            np.einsum("ij,hwj->hwi", YCBCR_FROM_RGB, img.astype(float)) + np.array([0, 128, 128]), np.uint8
+        ),
         {},
     ),
     "rgb_to_hsv": _ref_hsv,
@@ -279,7 +289,10 @@ _REFERENCES = {
         np.stack([a * fg[..., c] + (1 - a) * bg[..., c] for c in range(3)], axis=2).astype(np.uint8),
         {},
     ),
-    "channel_histograms": lambda img: (np.array([np.bincount(img[..., c].ravel(), minlength=256) for c in range(3)]), {}),
+    "channel_histograms": lambda img: (
+        np.array([np.bincount(img[..., c].ravel(), minlength=256) for c in range(3)]),
+        {},
+    ),
     "sobel_magnitude": _ref_sobel,
     "unsharp_mask": _ref_unsharp,
     "threshold_to_zero": lambda img, t: (np.where(img < t, 0, img).astype(np.uint8), {}),

@@ -176,32 +176,62 @@ def _mha(rng, T=12, D=16):
 
 
 INPUTS = {
-    "dense_relu": lambda rng: [(rng.normal(size=(8, 32)), rng.normal(size=(32, 16)), rng.normal(size=16)) for _ in range(3)],
+    "dense_relu": lambda rng: [
+        (rng.normal(size=(8, 32)), rng.normal(size=(32, 16)), rng.normal(size=16)) for _ in range(3)
+    ],
     "softmax": lambda rng: [(rng.normal(size=(8, 10)),), (rng.normal(0, 50, (4, 32)),), (np.zeros((3, 5)),)],
     "mlp_forward": lambda rng: [
-        (rng.normal(size=(8, 20)), rng.normal(size=(20, 32)), rng.normal(size=32), rng.normal(size=(32, 10)), rng.normal(size=10))
+        (
+            rng.normal(size=(8, 20)),
+            rng.normal(size=(20, 32)),
+            rng.normal(size=32),
+            rng.normal(size=(32, 10)),
+            rng.normal(size=10),
+        )
         for _ in range(3)
     ],
-    "layer_norm": lambda rng: [(rng.normal(3, 2, (16, 64)), rng.normal(size=64), rng.normal(size=64)) for _ in range(3)],
+    "layer_norm": lambda rng: [
+        (rng.normal(3, 2, (16, 64)), rng.normal(size=64), rng.normal(size=64)) for _ in range(3)
+    ],
     "batch_norm_inference": lambda rng: [
-        (rng.normal(size=(2, 8, 8, 16)), rng.normal(size=16), rng.uniform(0.1, 2, 16), rng.normal(size=16), rng.normal(size=16))
+        (
+            rng.normal(size=(2, 8, 8, 16)),
+            rng.normal(size=16),
+            rng.uniform(0.1, 2, 16),
+            rng.normal(size=16),
+            rng.normal(size=16),
+        )
         for _ in range(3)
     ],
-    "conv2d": lambda rng: [(rng.normal(size=(12, 12, 3)), rng.normal(size=(3, 3, 3, 8)), rng.normal(size=8)) for _ in range(3)],
+    "conv2d": lambda rng: [
+        (rng.normal(size=(12, 12, 3)), rng.normal(size=(3, 3, 3, 8)), rng.normal(size=8)) for _ in range(3)
+    ],
     "conv2d_single": lambda rng: [(rng.normal(size=(28, 28)), rng.normal(size=(k, k))) for k in (3, 5, 1)],
     "maxpool2x2": lambda rng: [(rng.normal(size=(16, 16, 8)),) for _ in range(3)],
-    "batched_matmul": lambda rng: [(rng.normal(size=(4, 8, 12)), rng.normal(size=(4, 12, 6))) for _ in range(3)],
-    "attention": lambda rng: [(rng.normal(size=(16, 32)), rng.normal(size=(16, 32)), rng.normal(size=(16, 32))) for _ in range(3)],
+    "batched_matmul": lambda rng: [
+        (rng.normal(size=(4, 8, 12)), rng.normal(size=(4, 12, 6))) for _ in range(3)
+    ],
+    "attention": lambda rng: [
+        (rng.normal(size=(16, 32)), rng.normal(size=(16, 32)), rng.normal(size=(16, 32))) for _ in range(3)
+    ],
     "multi_head_attention": lambda rng: [(*_mha(rng), h) for h in (1, 2, 4)],
     "gelu": lambda rng: [(rng.normal(0, s, 256),) for s in (0.1, 1.0, 5.0)],
     "cross_entropy": lambda rng: [(rng.normal(size=(16, 10)), rng.integers(0, 10, 16)) for _ in range(3)],
     "sgd_momentum_step": lambda rng: [
-        (rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), 0.01) for _ in range(3)
+        (rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), 0.01)
+        for _ in range(3)
     ],
     "top_k": lambda rng: [(rng.normal(size=100), k) for k in (1, 5, 20)],
     "embedding_bag": lambda rng: [(rng.normal(size=(50, 16)), rng.integers(0, 50, n)) for n in (1, 8, 30)],
     "lstm_cell": lambda rng: [
-        (rng.normal(size=8), rng.normal(size=16), rng.normal(size=16), rng.normal(0, 0.3, (64, 8)), rng.normal(0, 0.3, (64, 16)), rng.normal(size=64))
+        (
+            rng.normal(size=8),
+            rng.normal(size=16),
+            rng.normal(size=16),
+            rng.normal(0, 0.3, (64, 8)),
+            rng.normal(0, 0.3, (64, 16)),
+            rng.normal(size=64),
+        )
         for _ in range(3)
     ],
     "nms": lambda rng: [(_boxes(rng), rng.random(24), t) for t in (0.1, 0.3, 0.7)],
@@ -221,7 +251,13 @@ REALISTIC_SIZES = {
     "maxpool2x2": {"x": (112, 112, 64)},
     "batched_matmul": {"a": (64, 512, 512), "b": (64, 512, 512)},
     "attention": {"q": (2048, 64), "k": (2048, 64), "v": (2048, 64)},
-    "multi_head_attention": {"x": (1024, 768), "Wq": (768, 768), "Wk": (768, 768), "Wv": (768, 768), "Wo": (768, 768)},
+    "multi_head_attention": {
+        "x": (1024, 768),
+        "Wq": (768, 768),
+        "Wk": (768, 768),
+        "Wv": (768, 768),
+        "Wo": (768, 768),
+    },
     "embedding_bag": {"table": (50000, 256), "ids": (512,)},
 }
 
@@ -246,13 +282,16 @@ def _ref_conv(x, w, b):
         for j in range(W - KW + 1):
             for o in range(Co):
                 out[i, j, o] = b[o] + sum(
-                    x[i + a, j + bb, c] * w[a, bb, c, o] for a in range(KH) for bb in range(KW) for c in range(C)
+                    x[i + a, j + bb, c] * w[a, bb, c, o]
+                    for a in range(KH)
+                    for bb in range(KW)
+                    for c in range(C)
                 )
     return out, {}
 
 
 def _ref_mha(x, Wq, Wk, Wv, Wo, h):
-    T, D = x.shape
+    D = x.shape[1]
     dh = D // h
     heads = []
     for k in range(h):
@@ -305,12 +344,21 @@ _REFERENCES = {
     "layer_norm": _ref_layer_norm,
     "batch_norm_inference": lambda x, m, v, g, b: (g * (x - m) / np.sqrt(v + 1e-5) + b, {}),
     "conv2d": _ref_conv,
-    "conv2d_single": lambda img, k: (_ref_conv(img[:, :, None], k[:, :, None, None], np.zeros(1))[0][:, :, 0], {}),
-    "maxpool2x2": lambda x: (np.maximum(np.maximum(x[::2, ::2], x[1::2, ::2]), np.maximum(x[::2, 1::2], x[1::2, 1::2])), {}),
+    "conv2d_single": lambda img, k: (
+        _ref_conv(img[:, :, None], k[:, :, None, None], np.zeros(1))[0][:, :, 0],
+        {},
+    ),
+    "maxpool2x2": lambda x: (
+        np.maximum(np.maximum(x[::2, ::2], x[1::2, ::2]), np.maximum(x[::2, 1::2], x[1::2, 1::2])),
+        {},
+    ),
     "batched_matmul": lambda a, b: (np.stack([a[i] @ b[i] for i in range(len(a))]), {}),
     "attention": lambda q, k, v: (_softmax_rows(q @ k.T / np.sqrt(q.shape[1])) @ v, {}),
     "multi_head_attention": _ref_mha,
-    "gelu": lambda x: (np.array([0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v**3))) for v in x]), {}),
+    "gelu": lambda x: (
+        np.array([0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v**3))) for v in x]),
+        {},
+    ),
     "cross_entropy": lambda z, y: (-np.mean([np.log(_softmax_rows(z)[i, y[i]]) for i in range(len(y))]), {}),
     "sgd_momentum_step": _ref_sgd,
     "top_k": lambda s, k: (np.array(sorted(range(len(s)), key=lambda i: -s[i])[:k]), {}),

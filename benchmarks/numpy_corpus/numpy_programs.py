@@ -64,7 +64,9 @@ def laplace_jacobi(phi, tol, max_iter):
 def poisson_jacobi(u, f, h, sweeps):
     """Jacobi sweeps of the Poisson equation -lap(u) = f with Dirichlet boundaries, in place."""
     for _ in range(sweeps):
-        u[1:-1, 1:-1] = 0.25 * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] + h * h * f[1:-1, 1:-1])
+        u[1:-1, 1:-1] = 0.25 * (
+            u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] + h * h * f[1:-1, 1:-1]
+        )
 
 
 def life_step_roll(board):
@@ -269,26 +271,41 @@ INPUTS = {
     "diffuse_2d": lambda rng: [(_grid(rng, 32), 1.0, 0.2, 1.0, s) for s in (1, 10, 40)],
     "diffuse_3d": lambda rng: [(rng.uniform(0, 1, (12, 12, 12)), 1.0, 0.1, 1.0, s) for s in (1, 5, 12)],
     "wave_step": lambda rng: [
-        (rng.normal(size=(40, 40)), rng.normal(size=(40, 40)), 1.0, float(dt), 0.1) for dt in (0.01, 0.05, 0.07)
+        (rng.normal(size=(40, 40)), rng.normal(size=(40, 40)), 1.0, float(dt), 0.1)
+        for dt in (0.01, 0.05, 0.07)
     ],
     "laplace_jacobi": lambda rng: [(_grid(rng, 24), tol, 500) for tol in (1e-1, 1e-3, 1e-12)],
-    "poisson_jacobi": lambda rng: [(np.zeros((32, 32)), rng.normal(size=(32, 32)), 1 / 31, s) for s in (1, 20, 60)],
+    "poisson_jacobi": lambda rng: [
+        (np.zeros((32, 32)), rng.normal(size=(32, 32)), 1 / 31, s) for s in (1, 20, 60)
+    ],
     "life_step_roll": lambda rng: [((rng.random((32, 32)) < p).astype(np.uint8),) for p in (0.1, 0.3, 0.6)],
     "life_step_slices": lambda rng: [((rng.random((32, 32)) < p).astype(np.int32),) for p in (0.1, 0.3, 0.6)],
     "nbody_step": lambda rng: [
-        (rng.normal(size=(32, 3)), rng.normal(0, 0.1, (32, 3)), rng.uniform(0.5, 2, 32), 0.01) for _ in range(3)
+        (rng.normal(size=(32, 3)), rng.normal(0, 0.1, (32, 3)), rng.uniform(0.5, 2, 32), 0.01)
+        for _ in range(3)
     ],
     "spring_chain_verlet": lambda rng: [
-        (np.arange(48.0) + rng.normal(0, 0.2, 48) * (np.arange(48) % 47 != 0), np.zeros(48), 4.0, 1.5, 0.05, s)
+        (
+            np.arange(48.0) + rng.normal(0, 0.2, 48) * (np.arange(48) % 47 != 0),
+            np.zeros(48),
+            4.0,
+            1.5,
+            0.05,
+            s,
+        )
         for s in (1, 50, 200)
     ],
     "lennard_jones_energy": lambda rng: [
-        (np.indices((4, 4, 4)).reshape(3, -1).T * 1.12 + rng.normal(0, 0.05, (64, 3)), 1.0, 1.0) for _ in range(3)
+        (np.indices((4, 4, 4)).reshape(3, -1).T * 1.12 + rng.normal(0, 0.05, (64, 3)), 1.0, 1.0)
+        for _ in range(3)
     ],
     "heat_1d": lambda rng: [(rng.uniform(0, 100, 64), 0.01, 0.1, 0.2, t) for t in (0.2, 10.0, 40.0)],
-    "heat_1d_implicit": lambda rng: [(rng.uniform(-10, 100, 64), r, s) for r, s in ((0.5, 1), (2.0, 10), (10.0, 30))],
+    "heat_1d_implicit": lambda rng: [
+        (rng.uniform(-10, 100, 64), r, s) for r, s in ((0.5, 1), (2.0, 10), (10.0, 30))
+    ],
     "advect_upwind": lambda rng: [
-        (np.exp(-((np.arange(128) - 64.0) ** 2) / 50), rng.uniform(-1, 1, 128), 1.0, 0.5, s) for s in (1, 20, 100)
+        (np.exp(-((np.arange(128) - 64.0) ** 2) / 50), rng.uniform(-1, 1, 128), 1.0, 0.5, s)
+        for s in (1, 20, 100)
     ],
     "bounce_particles": lambda rng: [
         (rng.uniform(0, 10, (64, 2)), rng.normal(0, 3, (64, 2)), 0.0, 10.0, 0.1, s) for s in (1, 10, 50)
@@ -298,7 +315,9 @@ INPUTS = {
         (rng.integers(0, 2, 64).astype(np.uint8), 16),
         (np.zeros(64, np.uint8), 8),
     ],
-    "oscillator_rk4": lambda rng: [(np.array([1.0, 0.0]), w, 0.01, s) for w, s in ((1.0, 10), (2.0, 300), (0.5, 1000))],
+    "oscillator_rk4": lambda rng: [
+        (np.array([1.0, 0.0]), w, 0.01, s) for w, s in ((1.0, 10), (2.0, 300), (0.5, 1000))
+    ],
     "cluster_sizes": lambda rng: [(rng.random((24, 24)) < p,) for p in (0.3, 0.55, 0.7)],
     "logistic_adaptive": lambda rng: [(0.01, 1.0, 10.0, 1e-3), (0.5, 2.0, 5.0, 1e-5), (0.9, -1.0, 3.0, 1e-4)],
     "estimate_pi": lambda rng: [(1000, 1), (2000, 2), (500, 3)],
@@ -396,7 +415,9 @@ def _life_loop(board, wrap):
         for j in range(m):
             if not wrap and (i in (0, n - 1) or j in (0, m - 1)):
                 continue
-            s = sum(int(board[(i + a) % n, (j + b) % m]) for a in (-1, 0, 1) for b in (-1, 0, 1)) - int(board[i, j])
+            s = sum(int(board[(i + a) % n, (j + b) % m]) for a in (-1, 0, 1) for b in (-1, 0, 1)) - int(
+                board[i, j]
+            )
             out[i, j] = 1 if s == 3 or (s == 2 and board[i, j]) else 0
     return out
 
@@ -446,7 +467,10 @@ def _ref_advect(q, u, dx, dt, steps):
     n = len(q)
     for _ in range(steps):
         q = np.array(
-            [q[i] - dt * u[i] * ((q[i] - q[i - 1]) if u[i] > 0 else (q[(i + 1) % n] - q[i])) / dx for i in range(n)]
+            [
+                q[i] - dt * u[i] * ((q[i] - q[i - 1]) if u[i] > 0 else (q[(i + 1) % n] - q[i])) / dx
+                for i in range(n)
+            ]
         )
     return q, {}
 
@@ -504,7 +528,10 @@ def _ref_pi(n, seed):
 _REFERENCES = {
     "diffuse_2d": _ref_diffuse_2d,
     "diffuse_3d": _ref_diffuse_3d,
-    "wave_step": lambda up, u, c, dt, dx: (np.pad((2 * u - up + (c * dt / dx) ** 2 * _lap_loop(u))[1:-1, 1:-1], 1), {}),
+    "wave_step": lambda up, u, c, dt, dx: (
+        np.pad((2 * u - up + (c * dt / dx) ** 2 * _lap_loop(u))[1:-1, 1:-1], 1),
+        {},
+    ),
     "laplace_jacobi": _ref_laplace,
     "poisson_jacobi": _ref_poisson,
     "life_step_roll": lambda b: (_life_loop(b, True), {}),

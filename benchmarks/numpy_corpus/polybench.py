@@ -129,8 +129,8 @@ def _three(make):
 def _args_2mm(rng, ni=16, nj=18, nk=22, nl=24):
     A = _fill(rng, (ni, nk), lambda i, k: (i * k + 1) % ni / ni)
     B = _fill(rng, (nk, nj), lambda k, j: k * (j + 1) % nj / nj)
-    C = _fill(rng, (nj, nl), lambda j, l: (j * (l + 3) + 1) % nl / nl)
-    D = _fill(rng, (ni, nl), lambda i, l: i * (l + 2) % nk / nk)
+    C = _fill(rng, (nj, nl), lambda j, c: (j * (c + 3) + 1) % nl / nl)
+    D = _fill(rng, (ni, nl), lambda i, c: i * (c + 2) % nk / nk)
     return _scalar(rng, 1.5), _scalar(rng, 1.2), np.zeros((ni, nj)), A, B, C, D
 
 

@@ -144,8 +144,8 @@ def _args_gemm_fixed(rng, n=16, shift=8):
 def _args_2mm(rng, ni=16, nj=18, nk=22, nl=24):
     A = _fill(rng, (ni, nk), lambda i, k: (i * k + 1) % ni, -50, 50)
     B = _fill(rng, (nk, nj), lambda k, j: k * (j + 1) % nj, -50, 50)
-    C = _fill(rng, (nj, nl), lambda j, l: (j * (l + 3) + 1) % nl, -50, 50)
-    D = _fill(rng, (ni, nl), lambda i, l: i * (l + 2) % nk, -50, 50)
+    C = _fill(rng, (nj, nl), lambda j, c: (j * (c + 3) + 1) % nl, -50, 50)
+    D = _fill(rng, (ni, nl), lambda i, c: i * (c + 2) % nk, -50, 50)
     return _scalar(rng, 3), _scalar(rng, 2), np.zeros((ni, nj), np.int32), A, B, C, D
 
 
@@ -250,13 +250,22 @@ SCOPE = {name: "in" for name in INPUTS}
 REALISTIC_SIZES = {
     "kernel_gemm_int": {"C": (1000, 1100), "A": (1000, 1200), "B": (1200, 1100)},
     "kernel_gemm_fixed": {"A": (1024, 1024), "B": (1024, 1024)},
-    "kernel_2mm_int": {"tmp": (800, 900), "A": (800, 1100), "B": (1100, 900), "C": (900, 1200), "D": (800, 1200)},
+    "kernel_2mm_int": {
+        "tmp": (800, 900),
+        "A": (800, 1100),
+        "B": (1100, 900),
+        "C": (900, 1200),
+        "D": (800, 1200),
+    },
     "kernel_3mm_int": {"A": (800, 1000), "B": (1000, 900), "C": (900, 1200), "D": (1200, 1100)},
     "kernel_atax_int": {"A": (1900, 2100), "x": (2100,), "y": (2100,), "tmp": (1900,)},
     "kernel_bicg_int": {"A": (2100, 1900), "s": (1900,), "q": (2100,), "p": (1900,), "r": (2100,)},
     "kernel_mvt_int": {"x1": (2000,), "x2": (2000,), "y_1": (2000,), "y_2": (2000,), "A": (2000, 2000)},
     "kernel_gesummv_int": {"A": (1300, 1300), "B": (1300, 1300), "x": (1300,)},
-    "kernel_gemver_int": {"A": (2000, 2000), **{v: (2000,) for v in ("u1", "v1", "u2", "v2", "w", "x", "y", "z")}},
+    "kernel_gemver_int": {
+        "A": (2000, 2000),
+        **{v: (2000,) for v in ("u1", "v1", "u2", "v2", "w", "x", "y", "z")},
+    },
     "kernel_syrk_int": {"C": (1200, 1200), "A": (1200, 1000)},
     "kernel_syr2k_int": {"C": (1200, 1200), "A": (1200, 1000), "B": (1200, 1000)},
     "kernel_symm_int": {"C": (1000, 1200), "A": (1000, 1000), "B": (1000, 1200)},
@@ -316,7 +325,10 @@ _REFERENCES = {
         (_i32(_w(A) @ _w(B)), _i32(_w(C) @ _w(D)), _i32((_w(A) @ _w(B)) @ (_w(C) @ _w(D)))),
         {},
     ),
-    "kernel_atax_int": lambda A, x, y, tmp: (None, {2: _i32(_w(A).T @ (_w(A) @ _w(x))), 3: _i32(_w(A) @ _w(x))}),
+    "kernel_atax_int": lambda A, x, y, tmp: (
+        None,
+        {2: _i32(_w(A).T @ (_w(A) @ _w(x))), 3: _i32(_w(A) @ _w(x))},
+    ),
     "kernel_bicg_int": lambda A, s, q, p, r: (None, {1: _i32(_w(A).T @ _w(r)), 2: _i32(_w(A) @ _w(p))}),
     "kernel_mvt_int": lambda x1, x2, y1, y2, A: (
         None,

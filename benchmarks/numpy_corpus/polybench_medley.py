@@ -14,7 +14,11 @@ def kernel_deriche(alpha, imgIn, imgOut, y1, y2):
     """Deriche recursive edge-detection filter: causal and anti-causal passes along rows, then columns."""
     w, h = imgIn.shape
     # PolyBench's constants, exp(2 * alpha) included
-    k = (1.0 - np.exp(-alpha)) * (1.0 - np.exp(-alpha)) / (1.0 + 2.0 * alpha * np.exp(-alpha) - np.exp(2.0 * alpha))
+    k = (
+        (1.0 - np.exp(-alpha))
+        * (1.0 - np.exp(-alpha))
+        / (1.0 + 2.0 * alpha * np.exp(-alpha) - np.exp(2.0 * alpha))
+    )
     a1 = a5 = k
     a2 = a6 = k * np.exp(-alpha) * (alpha - 1.0)
     a3 = a7 = k * np.exp(-alpha) * (alpha + 1.0)

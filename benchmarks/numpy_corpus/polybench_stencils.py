@@ -183,7 +183,13 @@ SCOPE = {name: "in" for name in INPUTS}
 # PolyBench's LARGE dataset (float64 grids; time steps as values)
 REALISTIC_SIZES = {
     "kernel_adi": {"tsteps": 500, "u": (1000, 1000), "v": (1000, 1000), "p": (1000, 1000), "q": (1000, 1000)},
-    "kernel_fdtd_2d": {"tmax": 500, "ex": (1000, 1200), "ey": (1000, 1200), "hz": (1000, 1200), "_fict_": (500,)},
+    "kernel_fdtd_2d": {
+        "tmax": 500,
+        "ex": (1000, 1200),
+        "ey": (1000, 1200),
+        "hz": (1000, 1200),
+        "_fict_": (500,),
+    },
     "kernel_heat_3d": {"tsteps": 500, "A": (120, 120, 120), "B": (120, 120, 120)},
     "kernel_jacobi_1d": {"tsteps": 500, "A": (2000,), "B": (2000,)},
     "kernel_jacobi_2d": {"tsteps": 500, "A": (1300, 1300), "B": (1300, 1300)},
@@ -211,9 +217,9 @@ def _ref_adi(tsteps, u, v, p, q):
             q[i][0] = v[0][i]
             for j in range(1, n - 1):
                 p[i][j] = -c / (a * p[i][j - 1] + b)
-                q[i][j] = (-d * u[j][i - 1] + (1.0 + 2.0 * d) * u[j][i] - f * u[j][i + 1] - a * q[i][j - 1]) / (
-                    a * p[i][j - 1] + b
-                )
+                q[i][j] = (
+                    -d * u[j][i - 1] + (1.0 + 2.0 * d) * u[j][i] - f * u[j][i + 1] - a * q[i][j - 1]
+                ) / (a * p[i][j - 1] + b)
             v[n - 1][i] = 1.0
             for j in range(n - 2, 0, -1):
                 v[j][i] = p[i][j] * v[j + 1][i] + q[i][j]
@@ -223,9 +229,9 @@ def _ref_adi(tsteps, u, v, p, q):
             q[i][0] = u[i][0]
             for j in range(1, n - 1):
                 p[i][j] = -f / (d * p[i][j - 1] + e)
-                q[i][j] = (-a * v[i - 1][j] + (1.0 + 2.0 * a) * v[i][j] - c * v[i + 1][j] - d * q[i][j - 1]) / (
-                    d * p[i][j - 1] + e
-                )
+                q[i][j] = (
+                    -a * v[i - 1][j] + (1.0 + 2.0 * a) * v[i][j] - c * v[i + 1][j] - d * q[i][j - 1]
+                ) / (d * p[i][j - 1] + e)
             u[i][n - 1] = 1.0
             for j in range(n - 2, 0, -1):
                 u[i][j] = p[i][j] * u[i][j + 1] + q[i][j]
@@ -285,7 +291,9 @@ def _ref_jacobi_2d(tsteps, A, B):
         for src, dst in ((A, B), (B, A)):
             for i in range(1, n - 1):
                 for j in range(1, n - 1):
-                    dst[i][j] = 0.2 * (src[i][j] + src[i][j - 1] + src[i][1 + j] + src[1 + i][j] + src[i - 1][j])
+                    dst[i][j] = 0.2 * (
+                        src[i][j] + src[i][j - 1] + src[i][1 + j] + src[1 + i][j] + src[i - 1][j]
+                    )
     return None, {1: A, 2: B}
 
 
