@@ -15,7 +15,7 @@ import numpy as np
 
 CORDIC_ITERS = 16
 ATAN_Q16 = np.round(np.arctan(2.0 ** -np.arange(CORDIC_ITERS)) * (1 << 16)).astype(np.int32)
-CORDIC_GAIN_Q16 = int(round(65536 / np.prod(np.sqrt(1 + 2.0 ** (-2 * np.arange(CORDIC_ITERS))))))
+CORDIC_GAIN_Q16 = round(65536 / np.prod(np.sqrt(1 + 2.0 ** (-2 * np.arange(CORDIC_ITERS)))))
 
 
 def saxpy(a, x, y):
@@ -289,7 +289,7 @@ INPUTS = {
         (_i16(rng, 64), _i16(rng, 64)),
         (_i16(rng, 16, -100, 100), _i16(rng, 16, -100, 100)),
         (np.full(32, 32767, np.int16), np.full(32, 32767, np.int16)),
-    ],  # fmt: skip
+    ],
     "fir_q15": lambda rng: [(_i16(rng, 128), _i16(rng, n, -8000, 8000)) for n in (1, 8, 31)],
     "conv2d_int8_requant": lambda rng: [
         (
@@ -351,7 +351,7 @@ INPUTS = {
         (np.frombuffer(b"123456789", dtype=np.uint8).copy(),),
         (rng.integers(0, 256, 64).astype(np.uint8),),
         (np.zeros(0, np.uint8),),
-    ],  # fmt: skip
+    ],
     "pack_rgb565": lambda rng: [(rng.integers(0, 256, (24, 32, 3)).astype(np.uint8),) for _ in range(3)],
     "cordic_sincos": lambda rng: [
         (np.round(rng.uniform(-np.pi / 2, np.pi / 2, 32) * 65536).astype(np.int32),),
