@@ -68,6 +68,24 @@ def close(got, want, what: str, rtol: float = 1e-9, atol: float = 1e-9) -> None:
         assert g.dtype.kind == w.dtype.kind or w.dtype == object, f"{what}: dtype {g.dtype} vs {w.dtype}"
 
 
+def same_signature(name: str, cases: list[tuple]) -> None:
+    """Every call of a case passes the same kind of argument at each position: arrays of one
+    shape and dtype (an app calls a kernel with one shape), scalars of one kind (bool, integer,
+    float, complex); an instance's attributes likewise."""
+    first = cases[0]
+    for args in cases[1:]:
+        assert len(args) == len(first), (name, "argument count")
+        for i, (a, b) in enumerate(zip(first, args)):
+            if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+                assert isinstance(a, np.ndarray) and isinstance(b, np.ndarray), (name, i)
+                assert (a.shape, a.dtype) == (b.shape, b.dtype), (name, i, a.shape, a.dtype, b.shape, b.dtype)
+            elif isinstance(a, (bool, int, float, complex, np.generic)):
+                kinds = np.asarray(a).dtype.kind, np.asarray(b).dtype.kind
+                assert kinds[0] == kinds[1], (name, i, type(a), type(b))
+            elif hasattr(a, "__dict__"):
+                same_signature(f"{name} self", [tuple(vars(a).values()), tuple(vars(b).values())])
+
+
 def run_cases(ns: dict, rtol: float = 1e-9, atol: float = 1e-9) -> tuple[int, int]:
     """Runs every case of a module namespace against its reference; returns (in, out) counts."""
     inputs, scope, refs = ns["INPUTS"], ns["SCOPE"], ns["_REFERENCES"]
@@ -87,6 +105,7 @@ def run_cases(ns: dict, rtol: float = 1e-9, atol: float = 1e-9) -> tuple[int, in
     for k, (name, make) in enumerate(sorted(inputs.items())):
         cases = make(np.random.default_rng(SEED + k))
         assert len(cases) >= 3, name
+        same_signature(name, cases)
         fn = resolve(name, ns)
         for c, args in enumerate(cases):
             assert isinstance(args, tuple), name

@@ -261,6 +261,12 @@ def _warm(obj, method, *args):
     return obj
 
 
+def _pushed(avg, values):
+    for v in values:
+        avg.push(float(v))
+    return avg
+
+
 def _lowpass(n):
     k = np.arange(n) - (n - 1) / 2
     h = np.sinc(k / 4) * np.hamming(n)
@@ -269,8 +275,12 @@ def _lowpass(n):
 
 INPUTS = {
     "FirFilter.process": lambda rng: [
-        (_warm(FirFilter(_lowpass(n)), "process", rng.normal(size=16)), rng.normal(size=m))
-        for n, m in ((5, 64), (16, 128), (31, 32))
+        (_warm(FirFilter(taps), "process", rng.normal(size=16)), x)
+        for taps, x in (
+            (_lowpass(16), rng.normal(size=128)),
+            (rng.normal(size=16), rng.normal(size=128)),
+            (_lowpass(16), np.ones(128)),
+        )
     ],
     "FixedFir.__call__": lambda rng: [
         (
@@ -283,8 +293,8 @@ INPUTS = {
         )
         for n, x in (
             (8, rng.integers(-32768, 32768, 64)),
-            (15, rng.integers(-1000, 1000, 64)),
-            (4, np.full(32, 32767)),
+            (8, rng.integers(-1000, 1000, 64)),
+            (8, np.full(64, 32767)),
         )
     ],
     "Biquad.process": lambda rng: [
@@ -312,13 +322,13 @@ INPUTS = {
     ],
     "MovingAverage.push": lambda rng: [
         (_warm(MovingAverage(8), "push", 3.0), 5.0),
-        (MovingAverage(4), float(rng.normal())),
-        (_warm(MovingAverage(1), "push", -2.0), 7.5),
+        (MovingAverage(8), float(rng.normal())),
+        (_pushed(MovingAverage(8), rng.normal(size=11)), 7.5),  # the ring has wrapped
     ],
     "Welford.update_block": lambda rng: [
         (_warm(Welford(), "update_block", rng.normal(5, 2, 10)), rng.normal(5, 2, 100)),
-        (Welford(), rng.normal(0, 1, 2)),
-        (Welford(), np.array([1e6 + 1, 1e6 + 2, 1e6 + 3])),
+        (Welford(), rng.normal(0, 1, 100)),
+        (Welford(), 1e6 + np.arange(100.0) % 3),
     ],
     "KalmanFilter1D.filter": lambda rng: [
         (KalmanFilter1D(q, r), 3.0 + rng.normal(0, np.sqrt(r), 200))

@@ -263,6 +263,10 @@ def _i16(rng, n, lo=-32768, hi=32768):
     return v
 
 
+def _words(rng, n=4):
+    return rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32)
+
+
 def _spectrum(rng, n=256, fs=1000.0):
     freqs = np.arange(n) * fs / (2 * n)
     psd = np.exp(-(((freqs - rng.uniform(50, 300)) / rng.uniform(10, 100)) ** 2)) + rng.uniform(0, 0.05, n)
@@ -273,7 +277,7 @@ INPUTS = {
     "saxpy": lambda rng: [(float(a), rng.normal(size=64), rng.normal(size=64)) for a in (0.0, -1.5, 3.25)],
     "q15_mul": lambda rng: (
         [(_i16(rng, 64), _i16(rng, 64)) for _ in range(2)]
-        + [(np.full(4, -32768, np.int16), np.full(4, -32768, np.int16))]
+        + [(np.full(64, -32768, np.int16), np.full(64, -32768, np.int16))]
     ),
     "q31_mul": lambda rng: (
         [
@@ -283,14 +287,18 @@ INPUTS = {
             )
             for _ in range(2)
         ]
-        + [(np.full(4, -(2**31), np.int32), np.full(4, -(2**31), np.int32))]
+        + [(np.full(64, -(2**31), np.int32), np.full(64, -(2**31), np.int32))]
     ),
     "q15_dot": lambda rng: [
         (_i16(rng, 64), _i16(rng, 64)),
-        (_i16(rng, 16, -100, 100), _i16(rng, 16, -100, 100)),
-        (np.full(32, 32767, np.int16), np.full(32, 32767, np.int16)),
+        (_i16(rng, 64, -100, 100), _i16(rng, 64, -100, 100)),
+        (np.full(64, 32767, np.int16), np.full(64, 32767, np.int16)),
     ],
-    "fir_q15": lambda rng: [(_i16(rng, 128), _i16(rng, n, -8000, 8000)) for n in (1, 8, 31)],
+    "fir_q15": lambda rng: [
+        (_i16(rng, 128), _i16(rng, 16, -8000, 8000)),
+        (_i16(rng, 128, -100, 100), _i16(rng, 16)),
+        (np.full(128, 32767, np.int16), (np.arange(16) == 0).astype(np.int16) * 32767),
+    ],
     "conv2d_int8_requant": lambda rng: [
         (
             rng.integers(-128, 128, (10, 10, 4)).astype(np.int8),
@@ -316,19 +324,17 @@ INPUTS = {
         for b in (1, 4, 8)
     ],
     "xnor_popcount_dot": lambda rng: [
-        (
-            rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),
-            rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),
-        )
-        for n in (1, 4, 16)
+        (_words(rng), _words(rng)),
+        (np.full(4, 0xFFFFFFFF, np.uint32), np.full(4, 0xFFFFFFFF, np.uint32)),
+        (np.full(4, 0xF0F0F0F0, np.uint32), np.full(4, 0x0F0F0F0F, np.uint32)),
     ],
     "spectral_mean_median": lambda rng: [_spectrum(rng) for _ in range(3)],
     "band_power": lambda rng: [
         (*_spectrum(rng), lo, hi) for lo, hi in ((0.0, 50.0), (20.0, 150.0), (100.0, 500.0))
     ],
     "fdtd_1d": lambda rng: [
-        (np.zeros(200), np.zeros(200), np.exp(-(((np.arange(n) - 30.0) / 10.0) ** 2)), 377.0)
-        for n in (1, 60, 150)
+        (np.zeros(200), np.zeros(200), a * np.exp(-(((np.arange(60) - 30.0) / w) ** 2)), 377.0)
+        for a, w in ((1.0, 10.0), (-2.0, 3.0), (0.0, 1.0))
     ],
     "scale_signal": lambda rng: [(rng.normal(size=128), np.zeros(128), g) for g in (0.1, 1.0, 4.0)],
     "lfsr_scramble": lambda rng: [
@@ -344,24 +350,28 @@ INPUTS = {
         for d in (0, -1, 42)
     ],
     "sample_hold": lambda rng: [(rng.normal(size=100), rng.random(100) < p, 0.0) for p in (0.0, 0.1, 0.9)],
-    "count_by_class": lambda rng: [(rng.integers(0, k, 200), k, rng.random(200)) for k in (2, 5, 10)],
+    "count_by_class": lambda rng: [(rng.integers(0, k, 200), 5, rng.random(200)) for k in (2, 5, 6)],
     "frame_dark_correct": lambda rng: [(rng.integers(0, 256, (24, 32)).astype(np.uint8),) for _ in range(3)],
-    "normalize_to_q15": lambda rng: [(rng.normal(size=128),), (rng.normal(size=16) * 1e-6,), (np.zeros(8),)],
+    "normalize_to_q15": lambda rng: [
+        (rng.normal(size=128),),
+        (rng.normal(size=128) * 1e-6,),
+        (np.zeros(128),),
+    ],
     "crc16_ccitt": lambda rng: [
         (np.frombuffer(b"123456789", dtype=np.uint8).copy(),),
-        (rng.integers(0, 256, 64).astype(np.uint8),),
-        (np.zeros(0, np.uint8),),
+        (rng.integers(0, 256, 9).astype(np.uint8),),
+        (np.zeros(9, np.uint8),),
     ],
     "pack_rgb565": lambda rng: [(rng.integers(0, 256, (24, 32, 3)).astype(np.uint8),) for _ in range(3)],
     "cordic_sincos": lambda rng: [
         (np.round(rng.uniform(-np.pi / 2, np.pi / 2, 32) * 65536).astype(np.int32),),
-        (np.round(np.array([0.0, np.pi / 2, -np.pi / 2, np.pi / 4]) * 65536).astype(np.int32),),
-        (np.zeros(4, np.int32),),
+        (np.round(np.tile([0.0, np.pi / 2, -np.pi / 2, np.pi / 4], 8) * 65536).astype(np.int32),),
+        (np.zeros(32, np.int32),),
     ],
     "decode_adc_frame": lambda rng: [
         (rng.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32),),
-        (np.array([0x08000FFF, 0x07FF0800, 0], dtype=np.uint32),),
-        (np.full(8, 0xFFFFFFFF, np.uint32),),
+        (np.tile(np.array([0x08000FFF, 0x07FF0800, 0, 0xF0010001], dtype=np.uint32), 16),),
+        (np.full(64, 0xFFFFFFFF, np.uint32),),
     ],
     "peak_indices": lambda rng: [
         (np.sin(np.arange(200) / 5.0) + rng.normal(0, s, 200), 0.5) for s in (0.0, 0.1, 0.5)

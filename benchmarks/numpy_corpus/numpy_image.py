@@ -182,7 +182,11 @@ INPUTS = {
     "augment_flips": lambda rng: [(_rgb(rng, 32, 32),) for _ in range(3)],
     "gamma_correct": lambda rng: [(_rgb(rng), g) for g in (0.45, 1.0, 2.2)],
     "median3x3": lambda rng: [(rng.integers(0, 256, (40, 48)).astype(np.uint8),) for _ in range(3)],
-    "downscale_2x": lambda rng: [(rng.random((32, 40, 3)),), (_rgb(rng),), (rng.normal(size=(16, 16, 4)),)],
+    "downscale_2x": lambda rng: [
+        (rng.random((32, 40, 3)),),
+        (rng.normal(size=(32, 40, 3)),),
+        (np.ones((32, 40, 3)),),
+    ],
     "gray_world": lambda rng: [(_rgb(rng).astype(np.float64) * [1.0, 0.8, 0.6],) for _ in range(3)],
     "crop_to_content": lambda rng: [(_blob(rng), 50) for _ in range(3)],
     "unique_colors": lambda rng: [(rng.integers(0, 3, (24, 24, 3)).astype(np.uint8),) for _ in range(3)],

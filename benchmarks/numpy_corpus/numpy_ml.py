@@ -179,7 +179,7 @@ INPUTS = {
     "dense_relu": lambda rng: [
         (rng.normal(size=(8, 32)), rng.normal(size=(32, 16)), rng.normal(size=16)) for _ in range(3)
     ],
-    "softmax": lambda rng: [(rng.normal(size=(8, 10)),), (rng.normal(0, 50, (4, 32)),), (np.zeros((3, 5)),)],
+    "softmax": lambda rng: [(rng.normal(size=(8, 10)),), (rng.normal(0, 50, (8, 10)),), (np.zeros((8, 10)),)],
     "mlp_forward": lambda rng: [
         (
             rng.normal(size=(8, 20)),
@@ -206,7 +206,9 @@ INPUTS = {
     "conv2d": lambda rng: [
         (rng.normal(size=(12, 12, 3)), rng.normal(size=(3, 3, 3, 8)), rng.normal(size=8)) for _ in range(3)
     ],
-    "conv2d_single": lambda rng: [(rng.normal(size=(28, 28)), rng.normal(size=(k, k))) for k in (3, 5, 1)],
+    "conv2d_single": lambda rng: [
+        (rng.normal(size=(28, 28)), rng.normal(size=(5, 5)) * s) for s in (1.0, 0.1, 0.0)
+    ],
     "maxpool2x2": lambda rng: [(rng.normal(size=(16, 16, 8)),) for _ in range(3)],
     "batched_matmul": lambda rng: [
         (rng.normal(size=(4, 8, 12)), rng.normal(size=(4, 12, 6))) for _ in range(3)
@@ -221,8 +223,11 @@ INPUTS = {
         (rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), rng.normal(size=(16, 16)), 0.01)
         for _ in range(3)
     ],
-    "top_k": lambda rng: [(rng.normal(size=100), k) for k in (1, 5, 20)],
-    "embedding_bag": lambda rng: [(rng.normal(size=(50, 16)), rng.integers(0, 50, n)) for n in (1, 8, 30)],
+    "top_k": lambda rng: [(rng.normal(size=100), 5), (np.arange(100.0), 5), (-np.arange(100.0), 5)],
+    "embedding_bag": lambda rng: [
+        (rng.normal(size=(50, 16)), ids)
+        for ids in (rng.integers(0, 50, 8), np.zeros(8, np.int64), np.arange(42, 50))
+    ],
     "lstm_cell": lambda rng: [
         (
             rng.normal(size=8),

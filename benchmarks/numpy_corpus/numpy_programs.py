@@ -312,8 +312,8 @@ INPUTS = {
     ],
     "rule30": lambda rng: [
         ((np.arange(64) == 32).astype(np.uint8), 32),
-        (rng.integers(0, 2, 64).astype(np.uint8), 16),
-        (np.zeros(64, np.uint8), 8),
+        (rng.integers(0, 2, 64).astype(np.uint8), 32),
+        (np.zeros(64, np.uint8), 32),
     ],
     "oscillator_rk4": lambda rng: [
         (np.array([1.0, 0.0]), w, 0.01, s) for w, s in ((1.0, 10), (2.0, 300), (0.5, 1000))
