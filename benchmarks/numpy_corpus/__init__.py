@@ -1,0 +1,1 @@
+"""NumPy corpus: PolyBench kernels, scientists' NumPy programs and board-side baselines written as people write them."""
