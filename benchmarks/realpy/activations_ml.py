@@ -2,6 +2,7 @@
 dense/convolution/pooling layers written as loops, distances and tiny classifiers, in the
 style of from-scratch ML tutorials, algorithm collections and edge-inference scripts."""
 
+# ruff: noqa: RUF059  (the corpus keeps the style of the code it imitates)
 import copy
 import math
 from collections import Counter
@@ -156,7 +157,7 @@ def conv2d_layer(image: np.ndarray, kernels: np.ndarray, bias: np.ndarray, strid
     for o in range(c_out):
         for y in range(out_h):
             for x in range(out_w):
-                region = image[:, y * stride:y * stride + kh, x * stride:x * stride + kw]
+                region = image[:, y * stride : y * stride + kh, x * stride : x * stride + kw]
                 out[o, y, x] = np.sum(region * kernels[o]) + bias[o]
     return out
 
@@ -183,7 +184,9 @@ def avg_pool(feature_maps: np.ndarray, size: int) -> np.ndarray:
     for ch in range(c):
         for i in range(h // size):
             for j in range(w // size):
-                out[ch, i, j] = np.mean(feature_maps[ch, i * size:(i + 1) * size, j * size:(j + 1) * size])
+                out[ch, i, j] = np.mean(
+                    feature_maps[ch, i * size : (i + 1) * size, j * size : (j + 1) * size]
+                )
     return out
 
 
@@ -396,13 +399,17 @@ INPUTS = {
     "relu_list": lambda rng: [(_fl(rng, n),) for n in (64, 1, 0)],
     "leaky_relu": lambda rng: [(_f(rng, n), a) for n, a in ((64, 0.01), (8, 0.2), (1, 0.0))],
     "sigmoid": lambda rng: [(_fl(rng, n, 5.0),) for n in (64, 1)] + [([-30.0, 0.0, 30.0],)],
-    "sigmoid_stable": lambda rng: [(_f(rng, n, 50.0),) for n in (64, 1)] + [(np.array([-800.0, 0.0, 800.0]),)],
+    "sigmoid_stable": lambda rng: (
+        [(_f(rng, n, 50.0),) for n in (64, 1)] + [(np.array([-800.0, 0.0, 800.0]),)]
+    ),
     "tangent_hyperbolic": lambda rng: [(_f(rng, n),) for n in (64, 1, 5)],
     "softmax": lambda rng: [(_f(rng, n, 10.0),) for n in (10, 1)] + [(np.array([1000.0, 1000.0, -1000.0]),)],
     "gelu": lambda rng: [(_fl(rng, n),) for n in (64, 1, 0)],
     "hard_sigmoid": lambda rng: [(_f(rng, n, 4.0),) for n in (64, 1)] + [(np.array([-3.0, 0.0, 3.0, 9.0]),)],
     "swish": lambda rng: [(_f(rng, n), b) for n, b in ((64, 1.0), (8, 1.702), (1, 0.0))],
-    "quantize_int8": lambda rng: [(_f(rng, n, 3.0), _QP) for n in (128, 1)] + [(_f(rng, 16, 100.0), QuantParams(0.1, -5))],
+    "quantize_int8": lambda rng: (
+        [(_f(rng, n, 3.0), _QP) for n in (128, 1)] + [(_f(rng, 16, 100.0), QuantParams(0.1, -5))]
+    ),
     "dequantize_int8": lambda rng: [(rng.integers(-128, 128, n).astype(np.int8), _QP) for n in (128, 1, 16)],
     "argmax": lambda rng: [(_fl(rng, n),) for n in (10, 1)] + [([3.0, 7.0, 7.0, 1.0],)],
     "dense_layer": lambda rng: [
@@ -418,7 +425,8 @@ INPUTS = {
         for i, o, s in ((64, 16, 8), (16, 10, 6), (3, 2, 0))
     ],
     "conv1d_layer": lambda rng: [
-        (rng.normal(size=(ci, n)), rng.normal(size=(co, ci, k)), _f(rng, co)) for ci, n, co, k in ((2, 64, 4, 5), (1, 16, 1, 3), (3, 8, 2, 8))
+        (rng.normal(size=(ci, n)), rng.normal(size=(co, ci, k)), _f(rng, co))
+        for ci, n, co, k in ((2, 64, 4, 5), (1, 16, 1, 3), (3, 8, 2, 8))
     ],
     "conv2d_layer": lambda rng: [
         (
@@ -429,32 +437,52 @@ INPUTS = {
         )
         for ci, h, co, k, s in ((1, 16, 4, 3, 1), (3, 12, 2, 3, 2), (2, 5, 1, 5, 1))
     ],
-    "max_pool_2x2": lambda rng: [(rng.normal(size=s).astype(np.float32),) for s in ((16, 16), (7, 9), (2, 2))],
-    "avg_pool": lambda rng: [(rng.normal(size=s), k) for s, k in (((4, 16, 16), 2), ((2, 9, 9), 3), ((1, 4, 4), 4))],
+    "max_pool_2x2": lambda rng: [
+        (rng.normal(size=s).astype(np.float32),) for s in ((16, 16), (7, 9), (2, 2))
+    ],
+    "avg_pool": lambda rng: [
+        (rng.normal(size=s), k) for s, k in (((4, 16, 16), 2), ((2, 9, 9), 3), ((1, 4, 4), 4))
+    ],
     "global_average_pool": lambda rng: [(rng.normal(size=s),) for s in ((8, 4, 4), (1, 1, 1), (3, 7, 5))],
     "batch_norm_inference": lambda rng: [_bn(rng, c, h, w) for c, h, w in ((4, 8, 8), (1, 2, 2), (3, 5, 1))],
     "layer_norm": lambda rng: [(_f(rng, n), rng.uniform(0.5, 1.5, n), _f(rng, n, 0.1)) for n in (64, 2, 10)],
     "cross_entropy": lambda rng: [(list(softmax(_f(rng, 10))), 3), ([0.0, 1.0], 0), ([0.2, 0.3, 0.5], 2)],
-    "categorical_cross_entropy": lambda rng: [
-        (np.eye(c)[rng.integers(0, c, n)], np.apply_along_axis(softmax, 1, rng.normal(size=(n, c)))) for n, c in ((8, 10), (1, 2))
-    ] + [(np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]))],
+    "categorical_cross_entropy": lambda rng: (
+        [
+            (np.eye(c)[rng.integers(0, c, n)], np.apply_along_axis(softmax, 1, rng.normal(size=(n, c))))
+            for n, c in ((8, 10), (1, 2))
+        ]
+        + [(np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]))]
+    ),
     "mean_squared_error": lambda rng: [(_fl(rng, n), _fl(rng, n)) for n in (64, 1, 5)],
     "euclidean_distance": lambda rng: [(_fl(rng, n), _fl(rng, n)) for n in (64, 1, 0)],
-    "cosine_similarity": lambda rng: [(_f(rng, n), _f(rng, n)) for n in (64, 3)] + [(np.zeros(4), np.ones(4))],
-    "knn_distances": lambda rng: [(rng.normal(size=(n, d)), _f(rng, d)) for n, d in ((100, 4), (1, 1), (20, 16))],
-    "nearest_neighbour": lambda rng: [
-        (*_blobs(rng, n), _f(rng, 2)) for n in (100, 1, 20)
+    "cosine_similarity": lambda rng: (
+        [(_f(rng, n), _f(rng, n)) for n in (64, 3)] + [(np.zeros(4), np.ones(4))]
+    ),
+    "knn_distances": lambda rng: [
+        (rng.normal(size=(n, d)), _f(rng, d)) for n, d in ((100, 4), (1, 1), (20, 16))
     ],
-    "kmeans_assign": lambda rng: [(rng.normal(size=(n, d)), rng.normal(size=(k, d))) for n, d, k in ((200, 2, 4), (1, 3, 1), (30, 8, 5))],
+    "nearest_neighbour": lambda rng: [(*_blobs(rng, n), _f(rng, 2)) for n in (100, 1, 20)],
+    "kmeans_assign": lambda rng: [
+        (rng.normal(size=(n, d)), rng.normal(size=(k, d))) for n, d, k in ((200, 2, 4), (1, 3, 1), (30, 8, 5))
+    ],
     "perceptron_train": lambda rng: [
-        (X, 2 * lab - 1, e, lr) for (X, lab), e, lr in ((_blobs(rng, 60), 20, 0.1), (_blobs(rng, 10, 3), 5, 1.0), (_blobs(rng, 1), 1, 0.5))
+        (X, 2 * lab - 1, e, lr)
+        for (X, lab), e, lr in (
+            (_blobs(rng, 60), 20, 0.1),
+            (_blobs(rng, 10, 3), 5, 1.0),
+            (_blobs(rng, 1), 1, 0.5),
+        )
     ],
     "knn_classify": lambda rng: [(*_blobs(rng, n), _f(rng, 2), k) for n, k in ((60, 5), (10, 1), (30, 7))],
     "top_k_predictions": lambda rng: [(_f(rng, n), k) for n, k in ((10, 3), (5, 5), (1, 1))],
     "mlp_predict": lambda rng: [
-        (_f(rng, i), rng.normal(size=(h, i)), _f(rng, h), rng.normal(size=(o, h)), _f(rng, o)) for i, h, o in ((16, 8, 4), (4, 4, 2), (1, 1, 1))
+        (_f(rng, i), rng.normal(size=(h, i)), _f(rng, h), rng.normal(size=(o, h)), _f(rng, o))
+        for i, h, o in ((16, 8, 4), (4, 4, 2), (1, 1, 1))
     ],
-    "encode_labels": lambda rng: [([["cat", "dog", "bird"][v] for v in rng.integers(0, 3, n)],) for n in (10, 1, 0)],
+    "encode_labels": lambda rng: [
+        ([["cat", "dog", "bird"][v] for v in rng.integers(0, 3, n)],) for n in (10, 1, 0)
+    ],
 }
 
 SCOPE = {name: "in" for name in INPUTS}
@@ -521,22 +549,32 @@ def _selfcheck():
             assert np.array_equal(r, np.clip(acc >> a[3], 0, 127))
         elif name == "conv1d_layer":
             k = a[1].shape[2]
-            ref = np.array([[sum(np.correlate(x[c], a[1][o, c], "valid") for c in range(x.shape[0]))] for o in range(a[1].shape[0])])[:, 0] + a[2][:, None]
+            ref = (
+                np.array(
+                    [
+                        [sum(np.correlate(x[c], a[1][o, c], "valid") for c in range(x.shape[0]))]
+                        for o in range(a[1].shape[0])
+                    ]
+                )[:, 0]
+                + a[2][:, None]
+            )
             assert np.allclose(r, ref) and r.shape[1] == x.shape[1] - k + 1
         elif name == "conv2d_layer":
             w, b, s = a[1], a[2], a[3]
             kh = w.shape[2]
             win = np.lib.stride_tricks.sliding_window_view(x, (kh, kh), axis=(1, 2))[:, ::s, ::s]
-            ref = np.einsum("cyxij,ocij->oyx", win.astype(np.float64), w.astype(np.float64)) + b[:, None, None]
+            ref = (
+                np.einsum("cyxij,ocij->oyx", win.astype(np.float64), w.astype(np.float64)) + b[:, None, None]
+            )
             assert np.allclose(r, ref, atol=1e-4)
         elif name == "max_pool_2x2":
             h, w = x.shape
-            ref = x[:h // 2 * 2, :w // 2 * 2].reshape(h // 2, 2, w // 2, 2).max(axis=(1, 3))
+            ref = x[: h // 2 * 2, : w // 2 * 2].reshape(h // 2, 2, w // 2, 2).max(axis=(1, 3))
             assert np.array_equal(r, ref)
         elif name == "avg_pool":
             c, h, w = x.shape
             k = a[1]
-            ref = x[:, :h // k * k, :w // k * k].reshape(c, h // k, k, w // k, k).mean(axis=(2, 4))
+            ref = x[:, : h // k * k, : w // k * k].reshape(c, h // k, k, w // k, k).mean(axis=(2, 4))
             assert np.allclose(r, ref)
         elif name == "global_average_pool":
             assert np.allclose(r, x.reshape(x.shape[0], -1).mean(axis=1))
@@ -570,10 +608,10 @@ def _selfcheck():
                 assert np.mean(pred == y) > 0.9
         elif name == "knn_classify":
             d = np.linalg.norm(x - a[2], axis=1)
-            votes = a[1][np.argsort(d, kind="stable")[:a[3]]]
+            votes = a[1][np.argsort(d, kind="stable")[: a[3]]]
             assert np.sum(votes == r) * 2 >= len(votes)
         elif name == "top_k_predictions":
-            assert [i for _, i in r] == list(np.argsort(-x, kind="stable")[:a[1]])
+            assert [i for _, i in r] == list(np.argsort(-x, kind="stable")[: a[1]])
         elif name == "mlp_predict":
             w1, b1, w2, b2 = a[1:]
             assert r == int(np.argmax(w2 @ np.maximum(w1 @ x + b1, 0) + b2))

@@ -1,6 +1,7 @@
 """Bit manipulation, number theory and checksums: the integer routines of algorithm
 collections, embedded-C-ported-to-Python utilities and protocol code (CRCs, hashes, PRNGs)."""
 
+# ruff: noqa: RUF007  (the corpus keeps the style of the code it imitates)
 import binascii
 import copy
 import math
@@ -465,39 +466,51 @@ def _bytes(rng, n):
 INPUTS = {
     "popcount_shift": lambda rng: [(v,) for v in _u32(rng, 3)] + [(0,)],
     "popcount_kernighan": lambda rng: [(v,) for v in _u32(rng, 3)] + [(0,)],
-    "popcount_array": lambda rng: [(rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),) for n in (64, 300, 1)],
+    "popcount_array": lambda rng: [
+        (rng.integers(0, 2**32, n, dtype=np.uint64).astype(np.uint32),) for n in (64, 300, 1)
+    ],
     "parity": lambda rng: [(v,) for v in _u32(rng, 4)],
     "reverse_bits": lambda rng: [(v,) for v in _u32(rng, 3)] + [(1,)],
     "gray_code_sequence": lambda rng: [(n,) for n in (1, 4, 8)],
     "gray_to_binary": lambda rng: [(v,) for v in _u32(rng, 3)] + [(0,)],
     "next_power_of_two": lambda rng: [(int(v),) for v in rng.integers(1, 2**31, 3)] + [(1,), (1024,)],
     "is_power_of_two": lambda rng: [(v,) for v in (0, 1, 6, 64, -8, 2**30)],
-    "greatest_common_divisor": lambda rng: [(int(a), int(b)) for a, b in rng.integers(-10**6, 10**6, (4, 2))] + [(0, 7)],
-    "binary_gcd": lambda rng: [(int(a), int(b)) for a, b in rng.integers(0, 10**6, (4, 2))] + [(0, 9), (48, 0)],
+    "greatest_common_divisor": lambda rng: (
+        [(int(a), int(b)) for a, b in rng.integers(-(10**6), 10**6, (4, 2))] + [(0, 7)]
+    ),
+    "binary_gcd": lambda rng: (
+        [(int(a), int(b)) for a, b in rng.integers(0, 10**6, (4, 2))] + [(0, 9), (48, 0)]
+    ),
     "least_common_multiple": lambda rng: [(int(a), int(b)) for a, b in rng.integers(1, 10**4, (4, 2))],
     "lcm_of_list": lambda rng: [([int(v) for v in rng.integers(1, 30, n)],) for n in (3, 8, 12)],
     "modular_exponential": lambda rng: [
-        (int(b), int(e), int(m)) for b, e, m in zip(rng.integers(-1000, 1000, 4), rng.integers(0, 10**6, 4), rng.integers(2, 10**5, 4))
+        (int(b), int(e), int(m))
+        for b, e, m in zip(rng.integers(-1000, 1000, 4), rng.integers(0, 10**6, 4), rng.integers(2, 10**5, 4))
     ],
     "isqrt_newton": lambda rng: [(int(v),) for v in rng.integers(0, 2**40, 3)] + [(0,), (1,), (99,)],
     "isqrt_binary_search": lambda rng: [(int(v),) for v in rng.integers(0, 2**31, 3)] + [(0,), (1,)],
     "prime_sieve": lambda rng: [(n,) for n in (1, 100, 2000)],
     "count_primes": lambda rng: [(n,) for n in (1, 100, 3000)],
     "is_prime": lambda rng: [(int(v),) for v in rng.integers(-5, 10**6, 5)] + [(2,), (97,), (7919,)],
-    "sum_of_digits": lambda rng: [(int(v),) for v in rng.integers(-10**9, 10**9, 4)] + [(0,)],
-    "reverse_integer": lambda rng: [(int(v),) for v in rng.integers(-(2**31), 2**31, 4)] + [(-120,), (1534236469,)],
+    "sum_of_digits": lambda rng: [(int(v),) for v in rng.integers(-(10**9), 10**9, 4)] + [(0,)],
+    "reverse_integer": lambda rng: (
+        [(int(v),) for v in rng.integers(-(2**31), 2**31, 4)] + [(-120,), (1534236469,)]
+    ),
     "is_armstrong_number": lambda rng: [(v,) for v in (0, 153, 370, 9474, 9475, 548834, 100)],
     "is_perfect_number": lambda rng: [(v,) for v in (6, 28, 496, 8128, 12, 1, 33550336)],
     "collatz_steps": lambda rng: [(int(v),) for v in rng.integers(1, 10**4, 4)] + [(1,), (27,)],
     "fib_fast_doubling": lambda rng: [(n,) for n in (0, 1, 10, 50, 90)],
-    "xorshift32_fill": lambda rng: [(int(s), n) for s, n in zip(rng.integers(1, 2**32, 3, dtype=np.uint64), (16, 256, 1000))],
+    "xorshift32_fill": lambda rng: [
+        (int(s), n) for s, n in zip(rng.integers(1, 2**32, 3, dtype=np.uint64), (16, 256, 1000))
+    ],
     "crc8": lambda rng: [([int(v) for v in _bytes(rng, n)],) for n in (0, 16, 300)],
     "crc16_ccitt": lambda rng: [(_bytes(rng, n),) for n in (9, 64, 512)],
     "crc32": lambda rng: [(_bytes(rng, n),) for n in (0, 64, 1024)],
     "adler32": lambda rng: [(_bytes(rng, n),) for n in (1, 256, 4000)],
     "fnv1a_32": lambda rng: [([int(v) for v in _bytes(rng, n)],) for n in (0, 32, 500)],
     "morton_encode": lambda rng: [
-        (rng.integers(0, 65536, n).astype(np.uint16), rng.integers(0, 65536, n).astype(np.uint16)) for n in (8, 64, 256)
+        (rng.integers(0, 65536, n).astype(np.uint16), rng.integers(0, 65536, n).astype(np.uint16))
+        for n in (8, 64, 256)
     ],
     "hamming_distance": lambda rng: [tuple(_u32(rng, 2)) for _ in range(4)],
     "count_trailing_zeros": lambda rng: [(v,) for v in _u32(rng, 3)] + [(0,), (2**31,), (1,)],
@@ -562,8 +575,9 @@ def _selfcheck():
         "popcount_array": lambda a, r: [int(v) for v in r] == [bin(int(w)).count("1") for w in a[0]],
         "parity": lambda a, r: r == bin(a[0]).count("1") % 2,
         "reverse_bits": lambda a, r: r == int(format(a[0], "032b")[::-1], 2),
-        "gray_code_sequence": lambda a, r: len(set(r)) == 2 ** a[0]
-        and all(bin(x ^ y).count("1") == 1 for x, y in zip(r, r[1:])),
+        "gray_code_sequence": lambda a, r: (
+            len(set(r)) == 2 ** a[0] and all(bin(x ^ y).count("1") == 1 for x, y in zip(r, r[1:]))
+        ),
         "gray_to_binary": lambda a, r: r ^ (r >> 1) == a[0],
         "next_power_of_two": lambda a, r: r == 1 << (a[0] - 1).bit_length(),
         "is_power_of_two": lambda a, r: r == (a[0] > 0 and bin(a[0]).count("1") == 1),
@@ -578,10 +592,15 @@ def _selfcheck():
         "count_primes": lambda a, r: r == len(primes_upto(a[0])),
         "is_prime": lambda a, r: r == (a[0] > 1 and all(a[0] % d for d in range(2, math.isqrt(a[0]) + 1))),
         "sum_of_digits": lambda a, r: r == sum(int(c) for c in str(abs(a[0]))),
-        "reverse_integer": lambda a, r: r == (lambda v: v if -(2**31) <= v < 2**31 else 0)(
-            (-1 if a[0] < 0 else 1) * int(str(abs(a[0]))[::-1])
+        "reverse_integer": lambda a, r: (
+            r
+            == (lambda v: v if -(2**31) <= v < 2**31 else 0)(
+                (-1 if a[0] < 0 else 1) * int(str(abs(a[0]))[::-1])
+            )
         ),
-        "is_armstrong_number": lambda a, r: r == (a[0] > 0 and a[0] == sum(int(c) ** len(str(a[0])) for c in str(a[0]))),
+        "is_armstrong_number": lambda a, r: (
+            r == (a[0] > 0 and a[0] == sum(int(c) ** len(str(a[0])) for c in str(a[0])))
+        ),
         "is_perfect_number": lambda a, r: r == (a[0] in (6, 28, 496, 8128, 33550336)),
         "collatz_steps": lambda a, r: r == {1: 0, 27: 111}.get(a[0], r),
         "fib_fast_doubling": lambda a, r: r == _fib(a[0]),
@@ -591,7 +610,9 @@ def _selfcheck():
         "crc32": lambda a, r: r == zlib.crc32(a[0].tobytes()),
         "adler32": lambda a, r: r == zlib.adler32(a[0].tobytes()),
         "fnv1a_32": lambda a, r: r == _fnv_ref(a[0]),
-        "morton_encode": lambda a, r: [int(v) for v in r] == [interleave_ref(int(x), int(y)) for x, y in zip(*a)],
+        "morton_encode": lambda a, r: (
+            [int(v) for v in r] == [interleave_ref(int(x), int(y)) for x, y in zip(*a)]
+        ),
         "hamming_distance": lambda a, r: r == bin(a[0] ^ a[1]).count("1"),
         "count_trailing_zeros": lambda a, r: r == (32 if a[0] == 0 else (a[0] & -a[0]).bit_length() - 1),
         "popcount_bin": lambda a, r: r == popcount_kernighan(a[0]),

@@ -2,6 +2,7 @@
 lists and 1-D numpy arrays, as written in DSP course notebooks, audio hobby projects and
 algorithm collections."""
 
+# ruff: noqa: RUF007  (the corpus keeps the style of the code it imitates)
 import copy
 import math
 from collections import namedtuple
@@ -146,7 +147,7 @@ def decimate(x: np.ndarray, factor: int) -> np.ndarray:
     n_out = len(x) // factor
     out = np.zeros(n_out)
     for i in range(n_out):
-        out[i] = x[i * factor:(i + 1) * factor].mean()
+        out[i] = x[i * factor : (i + 1) * factor].mean()
     return out
 
 
@@ -347,7 +348,7 @@ def lms_filter(x: np.ndarray, d: np.ndarray, mu: float, taps: int) -> tuple[np.n
     w = np.zeros(taps)
     e = np.zeros(len(x))
     for n in range(taps - 1, len(x)):
-        window = x[n - taps + 1:n + 1][::-1]
+        window = x[n - taps + 1 : n + 1][::-1]
         y = np.dot(w, window)
         e[n] = d[n] - y
         w = w + 2 * mu * e[n] * window
@@ -436,7 +437,7 @@ def dominant_frequencies(x: np.ndarray, sample_rate: float, count: int) -> dict[
 def blocks(x: np.ndarray, size: int):
     """Yield consecutive blocks of `size` samples."""
     for start in range(0, len(x) - size + 1, size):
-        yield x[start:start + size]
+        yield x[start : start + size]
 
 
 def block_rms(x: np.ndarray, size: int) -> np.ndarray:
@@ -466,35 +467,60 @@ def _lowpass_taps(m):
 _BQ = (0.0675, 0.135, 0.0675, -1.143, 0.4128)
 
 INPUTS = {
-    "fir_filter": lambda rng: [(_floats(rng, n), [float(v) for v in _lowpass_taps(m)]) for n, m in ((256, 16), (64, 5), (10, 10))],
-    "fir_filter_q15": lambda rng: [
-        (_i16(rng, n), np.round(_lowpass_taps(m) * 32767).astype(np.int16)) for n, m in ((256, 16), (64, 9), (8, 4))
-    ] + [(np.full(16, 32767, np.int16), np.full(4, 32767, np.int16))],
-    "biquad_filter": lambda rng: [
-        (_tone(rng, n), (_BQ[0], _BQ[1], _BQ[2]), (1.0, _BQ[3], _BQ[4])) for n in (256, 64)
-    ] + [(_tone(rng, 32), (1.0, 0.0, 0.0), (2.0, 0.5, 0.0))],
+    "fir_filter": lambda rng: [
+        (_floats(rng, n), [float(v) for v in _lowpass_taps(m)]) for n, m in ((256, 16), (64, 5), (10, 10))
+    ],
+    "fir_filter_q15": lambda rng: (
+        [
+            (_i16(rng, n), np.round(_lowpass_taps(m) * 32767).astype(np.int16))
+            for n, m in ((256, 16), (64, 9), (8, 4))
+        ]
+        + [(np.full(16, 32767, np.int16), np.full(4, 32767, np.int16))]
+    ),
+    "biquad_filter": lambda rng: (
+        [(_tone(rng, n), (_BQ[0], _BQ[1], _BQ[2]), (1.0, _BQ[3], _BQ[4])) for n in (256, 64)]
+        + [(_tone(rng, 32), (1.0, 0.0, 0.0), (2.0, 0.5, 0.0))]
+    ),
     "biquad_df2t": lambda rng: [(_tone(rng, n), BiquadCoeffs(*_BQ)) for n in (256, 64, 1)],
     "moving_average": lambda rng: [(_floats(rng, n), w) for n, w in ((200, 8), (16, 16), (50, 1))],
-    "exponential_moving_average": lambda rng: [(_tone(rng, n), a) for n, a in ((256, 0.1), (10, 1.0), (64, 0.5))],
-    "convolve_full": lambda rng: [(_i16(rng, n, -1000, 1000), _i16(rng, m, -100, 100)) for n, m in ((128, 9), (5, 5), (64, 1))],
-    "convolve_valid": lambda rng: [(_floats(rng, n), _floats(rng, m)) for n, m in ((128, 9), (5, 5), (64, 1))],
-    "cross_correlation": lambda rng: [(_tone(rng, n), _tone(rng, n), lag) for n, lag in ((128, 16), (32, 31), (16, 0))],
+    "exponential_moving_average": lambda rng: [
+        (_tone(rng, n), a) for n, a in ((256, 0.1), (10, 1.0), (64, 0.5))
+    ],
+    "convolve_full": lambda rng: [
+        (_i16(rng, n, -1000, 1000), _i16(rng, m, -100, 100)) for n, m in ((128, 9), (5, 5), (64, 1))
+    ],
+    "convolve_valid": lambda rng: [
+        (_floats(rng, n), _floats(rng, m)) for n, m in ((128, 9), (5, 5), (64, 1))
+    ],
+    "cross_correlation": lambda rng: [
+        (_tone(rng, n), _tone(rng, n), lag) for n, lag in ((128, 16), (32, 31), (16, 0))
+    ],
     "autocorrelation": lambda rng: [(_tone(rng, n), lag) for n, lag in ((256, 32), (32, 31), (8, 2))],
     "decimate": lambda rng: [(_tone(rng, n), f) for n, f in ((256, 4), (100, 3), (16, 16))],
     "upsample": lambda rng: [(_i16(rng, n), f) for n, f in ((64, 4), (10, 1), (33, 3))],
     "dft": lambda rng: [(_tone(rng, n),) for n in (64, 16, 1)],
     "dft_magnitude": lambda rng: [(_tone(rng, n),) for n in (64, 15, 2)],
-    "fft_radix2": lambda rng: [(_tone(rng, n), np.zeros(n)) for n in (256, 16, 1)] + [(_tone(rng, 8), _tone(rng, 8))],
-    "goertzel": lambda rng: [(_tone(rng, n), f, 8000.0) for n, f in ((205, 697.0), (205, 1209.0), (64, 1000.0))],
+    "fft_radix2": lambda rng: (
+        [(_tone(rng, n), np.zeros(n)) for n in (256, 16, 1)] + [(_tone(rng, 8), _tone(rng, 8))]
+    ),
+    "goertzel": lambda rng: [
+        (_tone(rng, n), f, 8000.0) for n, f in ((205, 697.0), (205, 1209.0), (64, 1000.0))
+    ],
     "rms": lambda rng: [(_floats(rng, n),) for n in (256, 1, 31)],
     "zero_crossings": lambda rng: [(_floats(rng, n),) for n in (256, 1, 31)] + [([0.0, -1.0, 0.0, 1.0],)],
     "count_peaks": lambda rng: [(_tone(rng, n), t) for n, t in ((256, 0.5), (3, 0.0), (64, -10.0))],
     "envelope": lambda rng: [(_tone(rng, n), 0.5, 0.99) for n in (256, 64, 1)],
-    "q15_multiply": lambda rng: [(_i16(rng, n), _i16(rng, n)) for n in (128, 7)]
-    + [(np.array([-32768, -32768, 32767, 0], np.int16), np.array([-32768, 32767, 32767, -5], np.int16))],
-    "saturating_add_int16": lambda rng: [(_i16(rng, n), _i16(rng, n)) for n in (128, 7)]
-    + [(np.array([32767, -32768, 100], np.int16), np.array([1, -1, -100], np.int16))],
-    "cic_decimator": lambda rng: [(_i16(rng, n, -2048, 2048), r, s) for n, r, s in ((512, 8, 3), (64, 4, 1), (100, 10, 4))],
+    "q15_multiply": lambda rng: (
+        [(_i16(rng, n), _i16(rng, n)) for n in (128, 7)]
+        + [(np.array([-32768, -32768, 32767, 0], np.int16), np.array([-32768, 32767, 32767, -5], np.int16))]
+    ),
+    "saturating_add_int16": lambda rng: (
+        [(_i16(rng, n), _i16(rng, n)) for n in (128, 7)]
+        + [(np.array([32767, -32768, 100], np.int16), np.array([1, -1, -100], np.int16))]
+    ),
+    "cic_decimator": lambda rng: [
+        (_i16(rng, n, -2048, 2048), r, s) for n, r, s in ((512, 8, 3), (64, 4, 1), (100, 10, 4))
+    ],
     "hann_window": lambda rng: [(n,) for n in (2, 16, 255)],
     "hamming_window": lambda rng: [(n,) for n in (2, 16, 255)],
     "dot_product": lambda rng: [(_floats(rng, n), _floats(rng, n)) for n in (256, 1, 0)],
@@ -502,13 +528,21 @@ INPUTS = {
     "normalise": lambda rng: [(_floats(rng, n, 5.0),) for n in (64, 1)] + [([0.0, 0.0],)],
     "remove_dc": lambda rng: [(_tone(rng, n) + 3.0,) for n in (64, 1, 7)],
     "lms_filter": lambda rng: [
-        (x, np.convolve(x, [0.5, -0.3, 0.1])[:len(x)], mu, taps)
-        for x, mu, taps in ((rng.normal(size=300), 0.01, 4), (rng.normal(size=64), 0.05, 8), (rng.normal(size=16), 0.0, 3))
+        (x, np.convolve(x, [0.5, -0.3, 0.1])[: len(x)], mu, taps)
+        for x, mu, taps in (
+            (rng.normal(size=300), 0.01, 4),
+            (rng.normal(size=64), 0.05, 8),
+            (rng.normal(size=16), 0.0, 3),
+        )
     ],
-    "echo": lambda rng: [(_floats(rng, n), d, g) for n, d, g in ((400, 50, 0.5), (10, 1, 0.9), (32, 40, -0.3))],
+    "echo": lambda rng: [
+        (_floats(rng, n), d, g) for n, d, g in ((400, 50, 0.5), (10, 1, 0.9), (32, 40, -0.3))
+    ],
     "median3": lambda rng: [(_i16(rng, n),) for n in (64, 2, 9)],
     "sigma_delta": lambda rng: [(np.clip(_tone(rng, n) / 2, -1, 1),) for n in (256, 16, 1)],
-    "mu_law_encode": lambda rng: [(np.clip(rng.normal(0, 0.4, n), -1, 1),) for n in (128, 3)] + [(np.array([-1.0, 0.0, 1.0]),)],
+    "mu_law_encode": lambda rng: (
+        [(np.clip(rng.normal(0, 0.4, n), -1, 1),) for n in (128, 3)] + [(np.array([-1.0, 0.0, 1.0]),)]
+    ),
     "find_peaks": lambda rng: [(_tone(rng, n), t) for n, t in ((256, 0.5), (3, 0.0), (64, -10.0))],
     "fft_recursive": lambda rng: [([complex(v) for v in _tone(rng, n)],) for n in (64, 8, 1)],
     "dominant_frequencies": lambda rng: [(_tone(rng, n), 8000.0, c) for n, c in ((64, 3), (32, 1), (16, 9))],
@@ -551,9 +585,9 @@ def _selfcheck():
     def check(name, a, r):
         x = a[0]
         if name == "fir_filter":
-            assert np.allclose(r, np.convolve(x, a[1])[:len(x)])
+            assert np.allclose(r, np.convolve(x, a[1])[: len(x)])
         elif name == "fir_filter_q15":
-            full = np.convolve(x.astype(np.int64), a[1].astype(np.int64))[:len(x)]
+            full = np.convolve(x.astype(np.int64), a[1].astype(np.int64))[: len(x)]
             assert np.array_equal(r, np.clip((full + (1 << 14)) >> 15, -32768, 32767))
         elif name == "biquad_filter":
             assert np.allclose(r, _lfilter(a[1], a[2], x))
@@ -564,7 +598,9 @@ def _selfcheck():
             assert np.allclose(r, np.convolve(x, np.ones(a[1]) / a[1], mode="valid"))
         elif name == "exponential_moving_average":
             al = a[1]
-            assert np.allclose(r, _lfilter([al], [1.0, al - 1.0], x) + (1 - al) ** np.arange(1, len(x) + 1) * x[0])
+            assert np.allclose(
+                r, _lfilter([al], [1.0, al - 1.0], x) + (1 - al) ** np.arange(1, len(x) + 1) * x[0]
+            )
         elif name == "convolve_full":
             assert np.array_equal(r, np.convolve(x.astype(np.int64), a[1].astype(np.int64)))
         elif name == "convolve_valid":
@@ -572,16 +608,16 @@ def _selfcheck():
         elif name == "cross_correlation":
             n, lag = len(x), a[2]
             full = np.correlate(a[1], x, mode="full")  # index n - 1 + l holds sum x[i] y[i + l]
-            assert np.allclose(r, full[n - 1 - lag:n + lag])
+            assert np.allclose(r, full[n - 1 - lag : n + lag])
         elif name == "autocorrelation":
             c = x - x.mean()
-            full = np.correlate(c, c, mode="full")[len(x) - 1:len(x) + a[1]]
+            full = np.correlate(c, c, mode="full")[len(x) - 1 : len(x) + a[1]]
             assert np.allclose(r, full / full[0])
         elif name == "decimate":
             f = a[1]
-            assert np.allclose(r, x[:len(x) // f * f].reshape(-1, f).mean(axis=1))
+            assert np.allclose(r, x[: len(x) // f * f].reshape(-1, f).mean(axis=1))
         elif name == "upsample":
-            assert np.array_equal(r[::a[1]], x) and r.sum() == x.sum()
+            assert np.array_equal(r[:: a[1]], x) and r.sum() == x.sum()
         elif name == "dft":
             f = np.fft.fft(x)
             assert np.allclose(r[0], f.real) and np.allclose(r[1], f.imag)
@@ -612,8 +648,8 @@ def _selfcheck():
             h = np.ones(rr, np.int64)
             y = x.astype(np.int64)
             for _ in range(s):
-                y = np.convolve(y, h)[:len(x)]
-            assert np.array_equal(r, y[rr - 1::rr][:len(x) // rr])
+                y = np.convolve(y, h)[: len(x)]
+            assert np.array_equal(r, y[rr - 1 :: rr][: len(x) // rr])
         elif name == "hann_window":
             assert np.allclose(r, np.hanning(x))
         elif name == "hamming_window":
@@ -623,11 +659,13 @@ def _selfcheck():
         elif name == "signal_energy":
             assert r == int(np.sum(x.astype(np.int64) ** 2))
         elif name == "normalise":
-            assert max((abs(v) for v in r), default=0) in (0.0, 1.0) and np.allclose(np.array(r) * max(map(abs, x), default=0), x)
+            assert max((abs(v) for v in r), default=0) in (0.0, 1.0) and np.allclose(
+                np.array(r) * max(map(abs, x), default=0), x
+            )
         elif name == "remove_dc":
             assert abs(r.mean()) < 1e-9
         elif name == "lms_filter":
-            e, w = r
+            _e, w = r
             if a[2] > 0 and len(x) >= 300:
                 assert np.allclose(w[:3], [0.5, -0.3, 0.1], atol=0.05)
         elif name == "echo":
@@ -655,7 +693,7 @@ def _selfcheck():
             assert len(r) == min(a[2], len(x) // 2 + 1)
         elif name == "block_rms":
             b = a[1]
-            ref = np.sqrt((x[:len(x) // b * b].reshape(-1, b) ** 2).mean(axis=1))
+            ref = np.sqrt((x[: len(x) // b * b].reshape(-1, b) ** 2).mean(axis=1))
             assert np.allclose(r, ref)
         else:
             raise AssertionError(f"no check for {name}")

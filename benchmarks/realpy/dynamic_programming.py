@@ -1,11 +1,12 @@
 """Dynamic programming: bottom-up tables over integer sequences and grids, as algorithm
 collections, interview-preparation notes and competitive-programming write-ups have them."""
 
+# ruff: noqa: RUF007  (the corpus keeps the style of the code it imitates)
 import copy
 import itertools
 import math
 import sys
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -332,7 +333,7 @@ def minimum_total_triangle(triangle: list[list[int]]) -> int:
 def fibonacci_memo(n: int) -> int:
     """Fibonacci with a memoised recursion."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def fib(k: int) -> int:
         return k if k < 2 else fib(k - 1) + fib(k - 2)
 
@@ -385,7 +386,9 @@ INPUTS = {
     "longest_common_subsequence_length": lambda rng: [
         (_ints(rng, 40, 0, 6), _ints(rng, 50, 0, 6)) for _ in range(3)
     ],
-    "edit_distance": lambda rng: [(_ints(rng, n, 0, 5), _ints(rng, m, 0, 5)) for n, m in ((30, 35), (0, 10), (40, 40))],
+    "edit_distance": lambda rng: [
+        (_ints(rng, n, 0, 5), _ints(rng, m, 0, 5)) for n, m in ((30, 35), (0, 10), (40, 40))
+    ],
     "longest_increasing_subsequence_length": lambda rng: [(_ints(rng, n, -100, 100),) for n in (60, 1, 100)],
     "max_subarray_sum": lambda rng: [(_ints(rng, n, -50, 50),) for n in (100, 1, 64)] + [([-5, -2, -9],)],
     "max_subarray": lambda rng: [(rng.integers(-50, 50, n).astype(np.int16),) for n in (100, 1, 64)],
@@ -394,7 +397,9 @@ INPUTS = {
     "rod_cutting": lambda rng: [(_ints(rng, n, 1, 50), n) for n in (8, 30, 1)],
     "matrix_chain_order": lambda rng: [(_ints(rng, n, 1, 60),) for n in (3, 8, 16)],
     "is_subset_sum": lambda rng: [(_ints(rng, 12, 1, 30), int(t)) for t in (50, 7, 400)],
-    "min_path_sum": lambda rng: [([_ints(rng, w, 0, 10) for _ in range(h)],) for h, w in ((8, 8), (1, 5), (12, 20))],
+    "min_path_sum": lambda rng: [
+        ([_ints(rng, w, 0, 10) for _ in range(h)],) for h, w in ((8, 8), (1, 5), (12, 20))
+    ],
     "climbing_stairs": lambda rng: [(n,) for n in (1, 10, 45)],
     "unique_paths": lambda rng: [(m, n) for m, n in ((3, 7), (1, 1), (10, 10))],
     "unique_paths_with_obstacles": lambda rng: [
@@ -443,7 +448,7 @@ SCOPE = {
     "house_robber": "in",
     "egg_drop": "in",
     "minimum_total_triangle": "in",
-    "fibonacci_memo": "out: recursion through a closure memoised with functools.lru_cache",
+    "fibonacci_memo": "out: recursion through a closure memoised with functools.cache",
     "longest_increasing_subsequence": "out: list.append with a data-dependent count, then a reversed copy",
 }
 
@@ -461,7 +466,7 @@ def _run_inputs(check=None):
 
 
 def _brute_lcs(x, y):
-    @lru_cache(maxsize=None)
+    @cache
     def go(i, j):
         if i == len(x) or j == len(y):
             return 0
@@ -509,26 +514,30 @@ def _selfcheck():
             assert _is_lis(r, args[0]) and len(r) == longest_increasing_subsequence_length(args[0])
         elif name in ("max_subarray_sum", "max_subarray"):
             a = [int(v) for v in args[0]]
-            best = max(sum(a[i:j + 1]) for i in range(len(a)) for j in range(i, len(a)))
+            best = max(sum(a[i : j + 1]) for i in range(len(a)) for j in range(i, len(a)))
             if name == "max_subarray":
                 s, i, j = r
-                assert s == best == sum(a[i:j + 1])
+                assert s == best == sum(a[i : j + 1])
             else:
                 assert r == best
         elif name == "coin_change_ways":
             coins, amount = args
-            n = sum(
-                1
-                for combo in itertools.product(*[range(amount // c + 1) for c in coins])
-                if sum(k * c for k, c in zip(combo, coins)) == amount
-            ) if amount <= 100 else r
+            n = (
+                sum(
+                    1
+                    for combo in itertools.product(*[range(amount // c + 1) for c in coins])
+                    if sum(k * c for k, c in zip(combo, coins)) == amount
+                )
+                if amount <= 100
+                else r
+            )
             assert r == n
         elif name == "min_coins":
             assert r == {(11,): 3, (3,): -1, (99,): 9, (200,): 24}[(args[1],)], (args, r)
         elif name == "rod_cutting":
             prices, n = args
 
-            @lru_cache(maxsize=None)
+            @cache
             def best(k):
                 return 0 if k == 0 else max(prices[i - 1] + best(k - i) for i in range(1, k + 1))
 
@@ -536,7 +545,7 @@ def _selfcheck():
         elif name == "matrix_chain_order":
             d = args[0]
 
-            @lru_cache(maxsize=None)
+            @cache
             def cost(i, j):
                 if i == j:
                     return 0
@@ -558,7 +567,7 @@ def _selfcheck():
             g = args[0]
             h, w = len(g), len(g[0])
 
-            @lru_cache(maxsize=None)
+            @cache
             def cheapest(y, x):
                 if y == h - 1 and x == w - 1:
                     return g[y][x]
@@ -579,7 +588,7 @@ def _selfcheck():
             g = args[0]
             h, w = g.shape
 
-            @lru_cache(maxsize=None)
+            @cache
             def paths(y, x):
                 if y >= h or x >= w or g[y, x] == 1:
                     return 0
@@ -609,11 +618,11 @@ def _selfcheck():
             assert r == best
         elif name == "max_product_subarray":
             a = args[0]
-            assert r == max(math.prod(a[i:j + 1]) for i in range(len(a)) for j in range(i, len(a)))
+            assert r == max(math.prod(a[i : j + 1]) for i in range(len(a)) for j in range(i, len(a)))
         elif name == "house_robber":
             a = args[0]
 
-            @lru_cache(maxsize=None)
+            @cache
             def rob(i):
                 return 0 if i >= len(a) else max(rob(i + 1), a[i] + rob(i + 2))
 
@@ -623,7 +632,7 @@ def _selfcheck():
         elif name == "minimum_total_triangle":
             t = args[0]
 
-            @lru_cache(maxsize=None)
+            @cache
             def go(row, col):
                 if row == len(t) - 1:
                     return t[row][col]

@@ -2,6 +2,7 @@
 Harris corners and the Hough accumulator, written pixel by pixel as in computer-vision course
 assignments and algorithm collections."""
 
+# ruff: noqa: RUF046  (the corpus keeps the style of the code it imitates)
 import copy
 import math
 
@@ -71,7 +72,7 @@ def sobel_magnitude(image: np.ndarray) -> np.ndarray:
     mag = np.zeros((h, w))
     for y in range(1, h - 1):
         for x in range(1, w - 1):
-            window = image[y - 1:y + 2, x - 1:x + 2].astype(np.int32)
+            window = image[y - 1 : y + 2, x - 1 : x + 2].astype(np.int32)
             gx = np.sum(window * SOBEL_X)
             gy = np.sum(window * SOBEL_Y)
             mag[y, x] = math.sqrt(gx * gx + gy * gy)
@@ -257,7 +258,12 @@ def blur3(img: np.ndarray) -> np.ndarray:
         for x in range(1, w - 1):
             s = 4.0 * img[y, x]
             s += 2.0 * (int(img[y - 1, x]) + int(img[y + 1, x]) + int(img[y, x - 1]) + int(img[y, x + 1]))
-            s += int(img[y - 1, x - 1]) + int(img[y - 1, x + 1]) + int(img[y + 1, x - 1]) + int(img[y + 1, x + 1])
+            s += (
+                int(img[y - 1, x - 1])
+                + int(img[y - 1, x + 1])
+                + int(img[y + 1, x - 1])
+                + int(img[y + 1, x + 1])
+            )
             out[y, x] = s / 16.0
     return out
 
@@ -271,7 +277,7 @@ def canny(img: np.ndarray, low: float, high: float) -> np.ndarray:
     mag = np.zeros((h, w))
     for y in range(1, h - 1):
         for x in range(1, w - 1):
-            window = smooth[y - 1:y + 2, x - 1:x + 2]
+            window = smooth[y - 1 : y + 2, x - 1 : x + 2]
             gx[y, x] = np.sum(window * SOBEL_X)
             gy[y, x] = np.sum(window * SOBEL_Y)
             mag[y, x] = math.hypot(gx[y, x], gy[y, x])
@@ -298,9 +304,9 @@ def harris_response(img: np.ndarray, k: float = 0.04, window_size: int = 3) -> n
     response = np.zeros((h, w))
     for y in range(offset, h - offset):
         for x in range(offset, w - offset):
-            wxx = ixx[y - offset:y + offset + 1, x - offset:x + offset + 1].sum()
-            wyy = iyy[y - offset:y + offset + 1, x - offset:x + offset + 1].sum()
-            wxy = ixy[y - offset:y + offset + 1, x - offset:x + offset + 1].sum()
+            wxx = ixx[y - offset : y + offset + 1, x - offset : x + offset + 1].sum()
+            wyy = iyy[y - offset : y + offset + 1, x - offset : x + offset + 1].sum()
+            wxy = ixy[y - offset : y + offset + 1, x - offset : x + offset + 1].sum()
             det = (wxx * wyy) - (wxy**2)
             trace = wxx + wyy
             response[y, x] = det - k * (trace**2)
@@ -317,7 +323,7 @@ def count_corners(response: np.ndarray, threshold_ratio: float) -> int:
             v = response[y, x]
             if v <= limit:
                 continue
-            if v >= response[y - 1:y + 2, x - 1:x + 2].max():
+            if v >= response[y - 1 : y + 2, x - 1 : x + 2].max():
                 count += 1
     return count
 
@@ -382,7 +388,7 @@ def _shapes(rng, h, w):
     yy, xx = np.mgrid[0:h, 0:w]
     img = np.full((h, w), 40.0)
     y0, x0 = rng.integers(2, h // 3), rng.integers(2, w // 3)
-    img[y0:y0 + h // 3, x0:x0 + w // 3] = 200
+    img[y0 : y0 + h // 3, x0 : x0 + w // 3] = 200
     cy, cx = rng.integers(h // 2, h - 3), rng.integers(w // 2, w - 3)
     img[(yy - cy) ** 2 + (xx - cx) ** 2 < (min(h, w) // 6) ** 2] = 160
     return np.clip(img + rng.normal(0, 6, (h, w)), 0, 255).astype(np.uint8)
@@ -427,10 +433,13 @@ INPUTS = {
     "hough_accumulator": lambda rng: [
         ((rng.random((h, w)) < 0.05).astype(np.uint8), nt) for (h, w), nt in zip(_SIZES, (36, 18, 8))
     ],
-    "log_zero_crossings": lambda rng: [(laplacian(_shapes(rng, h, w)), c) for (h, w), c in zip(_SIZES, (20, 5, 0))],
+    "log_zero_crossings": lambda rng: [
+        (laplacian(_shapes(rng, h, w)), c) for (h, w), c in zip(_SIZES, (20, 5, 0))
+    ],
     "edge_points": lambda rng: [((rng.random((h, w)) < 0.1).astype(np.uint8),) for h, w in _SIZES],
     "hough_peaks": lambda rng: [
-        (hough_accumulator((rng.random((h, w)) < 0.05).astype(np.uint8), 18), k) for (h, w), k in zip(_SIZES, (5, 3, 1))
+        (hough_accumulator((rng.random((h, w)) < 0.05).astype(np.uint8), 18), k)
+        for (h, w), k in zip(_SIZES, (5, 3, 1))
     ],
 }
 
@@ -496,7 +505,9 @@ def _selfcheck():
             assert np.array_equal(r, ref)
         elif name == "quantise_direction":
             ang = np.degrees(np.arctan2(a[1], img)) % 180
-            ref = np.where((ang < 22.5) | (ang >= 157.5), 0, np.where(ang < 67.5, 1, np.where(ang < 112.5, 2, 3)))
+            ref = np.where(
+                (ang < 22.5) | (ang >= 157.5), 0, np.where(ang < 67.5, 1, np.where(ang < 112.5, 2, 3))
+            )
             assert np.array_equal(r, ref)
         elif name == "non_max_suppression":
             assert np.all((r == 0) | (r == img)) and not r[0].any() and not r[:, -1].any()

@@ -15,7 +15,7 @@ def box_blur(image: np.ndarray, kernel_size: int) -> np.ndarray:
     out = np.zeros((h - kernel_size + 1, w - kernel_size + 1), dtype=np.uint8)
     for y in range(h - kernel_size + 1):
         for x in range(w - kernel_size + 1):
-            window = image[y:y + kernel_size, x:x + kernel_size]
+            window = image[y : y + kernel_size, x : x + kernel_size]
             out[y, x] = int(window.sum()) // (kernel_size * kernel_size)
     return out
 
@@ -109,7 +109,7 @@ def median_filter(gray_img: np.ndarray, mask: int = 3) -> np.ndarray:
     median_img = np.zeros_like(gray_img)
     for i in range(bd, gray_img.shape[0] - bd):
         for j in range(bd, gray_img.shape[1] - bd):
-            kernel = np.ravel(gray_img[i - bd:i + bd + 1, j - bd:j + bd + 1])
+            kernel = np.ravel(gray_img[i - bd : i + bd + 1, j - bd : j + bd + 1])
             median = np.sort(kernel)[int(mask * mask / 2)]
             median_img[i, j] = median
     return median_img
@@ -121,7 +121,7 @@ def erosion(img: np.ndarray, size: int) -> np.ndarray:
     out = np.zeros((h - size + 1, w - size + 1), dtype=img.dtype)
     for y in range(h - size + 1):
         for x in range(w - size + 1):
-            out[y, x] = img[y:y + size, x:x + size].min()
+            out[y, x] = img[y : y + size, x : x + size].min()
     return out
 
 
@@ -130,10 +130,10 @@ def dilation(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     output = np.zeros_like(image)
     kh, kw = kernel.shape
     image_padded = np.zeros((image.shape[0] + kh - 1, image.shape[1] + kw - 1), dtype=image.dtype)
-    image_padded[kh // 2:kh // 2 + image.shape[0], kw // 2:kw // 2 + image.shape[1]] = image
+    image_padded[kh // 2 : kh // 2 + image.shape[0], kw // 2 : kw // 2 + image.shape[1]] = image
     for x in range(image.shape[1]):
         for y in range(image.shape[0]):
-            summation = (kernel * image_padded[y:y + kh, x:x + kw]).sum()
+            summation = (kernel * image_padded[y : y + kh, x : x + kw]).sum()
             output[y, x] = int(summation > 0)
     return output
 
@@ -231,7 +231,9 @@ def rgb_to_gray(rgb: np.ndarray) -> np.ndarray:
 def gamma_correction(img: np.ndarray, gamma: float) -> np.ndarray:
     """Apply gamma through a 256-entry lookup table built by a list comprehension."""
     inv_gamma = 1.0 / gamma
-    lut = np.array([min(255, int(255.0 * (i / 255.0) ** inv_gamma + 0.5)) for i in range(256)], dtype=np.uint8)
+    lut = np.array(
+        [min(255, int(255.0 * (i / 255.0) ** inv_gamma + 0.5)) for i in range(256)], dtype=np.uint8
+    )
     return lut[img]
 
 
@@ -257,11 +259,11 @@ def convolve2d(image: np.ndarray, kernel: np.ndarray, kernel_size: tuple[int, in
     h, w = image.shape
     ph, pw = kh // 2, kw // 2
     padded = np.zeros((h + kh - 1, w + kw - 1))
-    padded[ph:ph + h, pw:pw + w] = image
+    padded[ph : ph + h, pw : pw + w] = image
     out = np.zeros((h, w))
     for y in range(h):
         for x in range(w):
-            out[y, x] = np.sum(padded[y:y + kh, x:x + kw] * kernel)
+            out[y, x] = np.sum(padded[y : y + kh, x : x + kw] * kernel)
     return out
 
 
@@ -469,8 +471,12 @@ INPUTS = {
         (_binary(rng, h, w), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)) for h, w in _SIZES
     ],
     "threshold": lambda rng: [(_gray(rng, h, w), t) for (h, w), t in zip(_SIZES, (127, 0, 254))],
-    "otsu_threshold": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)],
-    "histogram_equalisation": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)],
+    "otsu_threshold": lambda rng: (
+        [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)]
+    ),
+    "histogram_equalisation": lambda rng: (
+        [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)]
+    ),
     "rgb_to_gray_int": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
     "rgb_to_gray": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
     "gamma_correction": lambda rng: [(_gray(rng, h, w), g) for (h, w), g in zip(_SIZES, (2.2, 0.5, 1.0))],
@@ -486,7 +492,11 @@ INPUTS = {
         (_gray(rng, 12, 12), np.ones((3, 5)) / 15.0, (3, 5)),
     ],
     "resize_nearest": lambda rng: [(_rgb(rng, 24, 32), s) for s in ((48, 64), (12, 16), (30, 20))],
-    "resize_bilinear": lambda rng: [(_gray(rng, 16, 16), 32, 32), (_gray(rng, 32, 24), 16, 12), (_gray(rng, 8, 8), 13, 5)],
+    "resize_bilinear": lambda rng: [
+        (_gray(rng, 16, 16), 32, 32),
+        (_gray(rng, 32, 24), 16, 12),
+        (_gray(rng, 8, 8), 13, 5),
+    ],
     "flip_horizontal": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
     "rotate90_clockwise": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
     "integral_image": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
@@ -494,8 +504,12 @@ INPUTS = {
     "sepia": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
     "posterize": lambda rng: [(_rgb(rng, 16, 16), 4), (_gray(rng, 24, 24), 2), (_gray(rng, 8, 8), 7)],
     "channel_histograms": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
-    "alpha_blend": lambda rng: [(_rgb(rng, h, w), _rgb(rng, h, w), a) for (h, w), a in zip(_SIZES, (0.25, 0.5, 1.0))],
-    "flood_fill": lambda rng: [(_binary(rng, h, w) * np.uint8(255), 0, 0, 128) for h, w in ((16, 16), (12, 20), (8, 8))],
+    "alpha_blend": lambda rng: [
+        (_rgb(rng, h, w), _rgb(rng, h, w), a) for (h, w), a in zip(_SIZES, (0.25, 0.5, 1.0))
+    ],
+    "flood_fill": lambda rng: [
+        (_binary(rng, h, w) * np.uint8(255), 0, 0, 128) for h, w in ((16, 16), (12, 20), (8, 8))
+    ],
     "connected_components": lambda rng: [(_binary(rng, h, w),) for h, w in _SIZES],
     "count_colours": lambda rng: [((_rgb(rng, h, w) // 64) * 64,) for h, w in _SIZES],
 }
@@ -547,12 +561,14 @@ def _selfcheck():
         elif name == "gaussian_kernel":
             assert abs(r.sum() - 1) < 1e-12 and np.allclose(r, r.T) and r.argmax() == (a[0] * a[0]) // 2
         elif name == "median_filter_3x3":
-            assert np.array_equal(r, _interior(img, np.median(_windows(img, 3), axis=(2, 3)).astype(np.uint8)))
+            assert np.array_equal(
+                r, _interior(img, np.median(_windows(img, 3), axis=(2, 3)).astype(np.uint8))
+            )
         elif name == "median_filter":
             m = a[1]
             b = m // 2
             ref = np.zeros_like(img)
-            ref[b:img.shape[0] - b, b:img.shape[1] - b] = np.median(_windows(img, m), axis=(2, 3))
+            ref[b : img.shape[0] - b, b : img.shape[1] - b] = np.median(_windows(img, m), axis=(2, 3))
             assert np.array_equal(r, ref)
         elif name == "erosion":
             assert np.array_equal(r, _windows(img, a[1]).min(axis=(2, 3)))
@@ -566,10 +582,10 @@ def _selfcheck():
             hist = np.bincount(img.ravel(), minlength=256).astype(float)
             best, best_t = 0.0, 0
             for t in range(256):
-                w0, w1 = hist[:t + 1].sum(), hist[t + 1:].sum()
+                w0, w1 = hist[: t + 1].sum(), hist[t + 1 :].sum()
                 if w0 and w1:
-                    m0 = (np.arange(t + 1) * hist[:t + 1]).sum() / w0
-                    m1 = (np.arange(t + 1, 256) * hist[t + 1:]).sum() / w1
+                    m0 = (np.arange(t + 1) * hist[: t + 1]).sum() / w0
+                    m1 = (np.arange(t + 1, 256) * hist[t + 1 :]).sum() / w1
                     v = w0 * w1 * (m0 - m1) ** 2
                     if v > best * (1 + 1e-12):
                         best, best_t = v, t
@@ -625,9 +641,13 @@ def _selfcheck():
             step = 256 // a[1]
             assert np.array_equal(r, np.minimum(img // step, a[1] - 1) * step + step // 2)
         elif name == "channel_histograms":
-            assert all(np.array_equal(r[c], np.bincount(img[..., c].ravel(), minlength=256)) for c in range(3))
+            assert all(
+                np.array_equal(r[c], np.bincount(img[..., c].ravel(), minlength=256)) for c in range(3)
+            )
         elif name == "alpha_blend":
-            ref = np.clip(a[2] * img.astype(np.float32) + (1 - a[2]) * a[1].astype(np.float32), 0, 255).astype(np.uint8)
+            ref = np.clip(
+                a[2] * img.astype(np.float32) + (1 - a[2]) * a[1].astype(np.float32), 0, 255
+            ).astype(np.uint8)
             assert np.array_equal(r, ref)
         elif name == "flood_fill":
             labels, _ = connected_components((img == img[a[1], a[2]]).astype(np.uint8))

@@ -451,50 +451,91 @@ def _ipts(rng, n):
 
 
 INPUTS = {
-    "matrix_multiply": lambda rng: [(_mat(rng, r, k), _mat(rng, k, c)) for r, k, c in ((8, 8, 8), (1, 5, 1), (4, 3, 6))],
+    "matrix_multiply": lambda rng: [
+        (_mat(rng, r, k), _mat(rng, k, c)) for r, k, c in ((8, 8, 8), (1, 5, 1), (4, 3, 6))
+    ],
     "matmul_int": lambda rng: [
-        (rng.integers(-1000, 1000, (r, k)).astype(np.int16), rng.integers(-1000, 1000, (k, c)).astype(np.int16))
+        (
+            rng.integers(-1000, 1000, (r, k)).astype(np.int16),
+            rng.integers(-1000, 1000, (k, c)).astype(np.int16),
+        )
         for r, k, c in ((16, 16, 16), (1, 8, 1), (5, 3, 7))
     ],
     "transpose": lambda rng: [(_mat(rng, r, c),) for r, c in ((4, 7), (1, 1), (6, 2))],
-    "matrix_vector": lambda rng: [(_fmat(rng, r, c), [float(v) for v in rng.normal(size=c)]) for r, c in ((8, 8), (1, 3), (5, 2))],
+    "matrix_vector": lambda rng: [
+        (_fmat(rng, r, c), [float(v) for v in rng.normal(size=c)]) for r, c in ((8, 8), (1, 3), (5, 2))
+    ],
     "trace": lambda rng: [(rng.normal(size=s),) for s in ((8, 8), (1, 1), (3, 5))],
-    "determinant_3x3": lambda rng: [(_fmat(rng, 3, 3),) for _ in range(3)] + [([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)],
+    "determinant_3x3": lambda rng: (
+        [(_fmat(rng, 3, 3),) for _ in range(3)] + [([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)]
+    ),
     "identity": lambda rng: [(n,) for n in (1, 4, 16)],
-    "gaussian_elimination": lambda rng: [
-        (rng.normal(size=(n, n)) + n * np.eye(n), rng.normal(size=n)) for n in (2, 6, 12)
-    ] + [(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([2.0, 3.0]))],
-    "determinant": lambda rng: [(rng.normal(size=(n, n)),) for n in (1, 4, 8)] + [(np.array([[1.0, 2.0], [2.0, 4.0]]),)],
+    "gaussian_elimination": lambda rng: (
+        [(rng.normal(size=(n, n)) + n * np.eye(n), rng.normal(size=n)) for n in (2, 6, 12)]
+        + [(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([2.0, 3.0]))]
+    ),
+    "determinant": lambda rng: (
+        [(rng.normal(size=(n, n)),) for n in (1, 4, 8)] + [(np.array([[1.0, 2.0], [2.0, 4.0]]),)]
+    ),
     "lu_decomposition": lambda rng: [(rng.normal(size=(n, n)) + n * np.eye(n),) for n in (2, 5, 8)],
     "power_iteration": lambda rng: [(_spd(rng, n), it) for n, it in ((4, 100), (8, 200), (1, 3))],
     "matrix_power_2x2": lambda rng: [([[1, 1], [1, 0]], n) for n in (0, 10, 60)] + [([[2, -1], [0, 3]], 7)],
     "rotate_matrix_90": lambda rng: [(_mat(rng, n, n),) for n in (1, 4, 7)],
     "spiral_order": lambda rng: [(_mat(rng, r, c),) for r, c in ((4, 4), (1, 5), (5, 1), (3, 6))],
-    "polygon_area": lambda rng: [(_tuples(_regular_polygon(rng, n, j)),) for n, j in ((4, 0.0), (12, 3.0), (3, 5.0))],
+    "polygon_area": lambda rng: [
+        (_tuples(_regular_polygon(rng, n, j)),) for n, j in ((4, 0.0), (12, 3.0), (3, 5.0))
+    ],
     "point_in_polygon": lambda rng: [
         (Point(float(px), float(py)), _regular_polygon(rng, n, 3.0))
         for (px, py), n in zip(rng.uniform(-12, 12, (4, 2)), (5, 8, 12, 20))
     ],
-    "distance": lambda rng: [(Point(*map(float, a)), Point(*map(float, b))) for a, b in rng.normal(0, 10, (3, 2, 2))],
-    "triangle_area": lambda rng: [tuple(Point(*map(float, p)) for p in tri) for tri in rng.normal(0, 10, (3, 3, 2))],
-    "line_intersection": lambda rng: [
-        tuple(tuple(map(float, p)) for p in seg) for seg in rng.normal(0, 10, (3, 4, 2))
-    ] + [((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 2.0))],
-    "rotate_points": lambda rng: [(rng.normal(0, 5, (n, 2)), a, (1.0, -2.0)) for n, a in ((32, 30.0), (1, 90.0), (8, -45.0))],
+    "distance": lambda rng: [
+        (Point(*map(float, a)), Point(*map(float, b))) for a, b in rng.normal(0, 10, (3, 2, 2))
+    ],
+    "triangle_area": lambda rng: [
+        tuple(Point(*map(float, p)) for p in tri) for tri in rng.normal(0, 10, (3, 3, 2))
+    ],
+    "line_intersection": lambda rng: (
+        [tuple(tuple(map(float, p)) for p in seg) for seg in rng.normal(0, 10, (3, 4, 2))]
+        + [((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 2.0))]
+    ),
+    "rotate_points": lambda rng: [
+        (rng.normal(0, 5, (n, 2)), a, (1.0, -2.0)) for n, a in ((32, 30.0), (1, 90.0), (8, -45.0))
+    ],
     "centroid": lambda rng: [(rng.normal(0, 5, (n, 2)),) for n in (32, 1, 7)],
     "bounding_box": lambda rng: [(_ipts(rng, n),) for n in (32, 1, 7)],
-    "rect_overlap_area": lambda rng: [(Rect(0, 0, 10, 10), Rect(5, 5, 10, 10)), (Rect(0, 0, 4, 4), Rect(4, 0, 4, 4)), (Rect(-3, -3, 20, 2), Rect(0, -10, 3, 30))],
-    "manhattan_distance": lambda rng: [([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)],
-    "chebyshev_distance": lambda rng: [([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)],
+    "rect_overlap_area": lambda rng: [
+        (Rect(0, 0, 10, 10), Rect(5, 5, 10, 10)),
+        (Rect(0, 0, 4, 4), Rect(4, 0, 4, 4)),
+        (Rect(-3, -3, 20, 2), Rect(0, -10, 3, 30)),
+    ],
+    "manhattan_distance": lambda rng: [
+        ([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)
+    ],
+    "chebyshev_distance": lambda rng: [
+        ([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)
+    ],
     "vector_norms": lambda rng: [(rng.normal(size=n),) for n in (16, 1, 3)],
-    "cross_product": lambda rng: [([float(v) for v in rng.normal(size=3)], [float(v) for v in rng.normal(size=3)]) for _ in range(3)],
-    "angle_between": lambda rng: [(rng.normal(size=n), rng.normal(size=n)) for n in (2, 3)] + [(np.array([1.0, 0.0]), np.array([2.0, 0.0]))],
+    "cross_product": lambda rng: [
+        ([float(v) for v in rng.normal(size=3)], [float(v) for v in rng.normal(size=3)]) for _ in range(3)
+    ],
+    "angle_between": lambda rng: (
+        [(rng.normal(size=n), rng.normal(size=n)) for n in (2, 3)]
+        + [(np.array([1.0, 0.0]), np.array([2.0, 0.0]))]
+    ),
     "closest_pair": lambda rng: [(rng.uniform(0, 100, (n, 2)),) for n in (64, 2, 10)],
-    "is_convex_polygon": lambda rng: [(_regular_polygon(rng, n),) for n in (3, 8)] + [(np.array([[0, 0], [4, 0], [1, 1], [0, 4]]),)],
+    "is_convex_polygon": lambda rng: (
+        [(_regular_polygon(rng, n),) for n in (3, 8)] + [(np.array([[0, 0], [4, 0], [1, 1], [0, 4]]),)]
+    ),
     "convex_hull": lambda rng: [(_ipts(rng, n),) for n in (50, 2, 10)],
-    "inverse_2x2": lambda rng: [([[4.0, 7.0], [2.0, 6.0]],), ([[1.0, 2.0], [3.0, 4.0]],), (_fmat(rng, 2, 2),)],
+    "inverse_2x2": lambda rng: [
+        ([[4.0, 7.0], [2.0, 6.0]],),
+        ([[1.0, 2.0], [3.0, 4.0]],),
+        (_fmat(rng, 2, 2),),
+    ],
     "least_squares_line": lambda rng: [
-        (x, 2.5 * x - 1 + rng.normal(0, 0.1, len(x))) for x in (np.linspace(0, 10, 50), np.array([0.0, 1.0]), rng.normal(size=8))
+        (x, 2.5 * x - 1 + rng.normal(0, 0.1, len(x)))
+        for x in (np.linspace(0, 10, 50), np.array([0.0, 1.0]), rng.normal(size=8))
     ],
     "format_matrix": lambda rng: [(_fmat(rng, r, c),) for r, c in ((3, 3), (1, 1), (2, 4))],
     "sort_by_polar_angle": lambda rng: [(_tuples(rng.normal(size=(n, 2))),) for n in (10, 1, 5)],
@@ -560,7 +601,9 @@ def _selfcheck():
             if a[1] >= 100:
                 assert math.isclose(r, float(np.linalg.eigvalsh(x).max()), rel_tol=1e-6)
         elif name == "matrix_power_2x2":
-            assert np.array_equal(np.array(r, dtype=object), np.linalg.matrix_power(np.array(x, dtype=object), a[1]))
+            assert np.array_equal(
+                np.array(r, dtype=object), np.linalg.matrix_power(np.array(x, dtype=object), a[1])
+            )
         elif name == "rotate_matrix_90":
             assert np.array_equal(np.array(r), np.rot90(np.array(x), -1))
         elif name == "spiral_order":
@@ -602,7 +645,9 @@ def _selfcheck():
         elif name == "rect_overlap_area":
             ra, rb = a
             cells = {(i, j) for i in range(ra.x, ra.x + ra.w) for j in range(ra.y, ra.y + ra.h)}
-            assert r == sum((i, j) in cells for i in range(rb.x, rb.x + rb.w) for j in range(rb.y, rb.y + rb.h))
+            assert r == sum(
+                (i, j) in cells for i in range(rb.x, rb.x + rb.w) for j in range(rb.y, rb.y + rb.h)
+            )
         elif name == "manhattan_distance":
             assert math.isclose(r, float(np.abs(np.subtract(x, a[1])).sum()))
         elif name == "chebyshev_distance":
@@ -624,7 +669,9 @@ def _selfcheck():
             for p in set(x):
                 for i in range(len(hull)):
                     o, q = hull[i], hull[(i + 1) % len(hull)]
-                    assert (q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) >= 0 or len(hull) <= 2
+                    assert (q[0] - o[0]) * (p[1] - o[1]) - (q[1] - o[1]) * (p[0] - o[0]) >= 0 or len(
+                        hull
+                    ) <= 2
         elif name == "inverse_2x2":
             if r is ValueError:
                 assert np.linalg.det(np.array(x)) == 0

@@ -3,11 +3,12 @@ objects with state, exceptions, generators, growing lists, sorting of tuples, he
 queues, arbitrary-precision numbers, library calls. The kind of functions found next to the
 numeric kernels in the same algorithm collections and application scripts."""
 
+# ruff: noqa: RUF005  (the corpus keeps the style of the code it imitates)
 import copy
+import hashlib
 import heapq
 import itertools
 import json
-import hashlib
 import math
 import os
 import random
@@ -15,7 +16,8 @@ import statistics
 import tempfile
 from collections import Counter, defaultdict, deque
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -65,7 +67,7 @@ def permute(seq: list[int]):
         yield list(seq)
         return
     for i in range(len(seq)):
-        for rest in permute(seq[:i] + seq[i + 1:]):
+        for rest in permute(seq[:i] + seq[i + 1 :]):
             yield [seq[i]] + rest
 
 
@@ -298,7 +300,7 @@ def first_n_primes(n: int) -> list[int]:
     return list(itertools.islice(prime_stream(), n))
 
 
-@lru_cache(maxsize=None)
+@cache
 def binomial(n: int, k: int) -> int:
     """C(n, k) by Pascal's rule with memoised recursion."""
     if k == 0 or k == n:
@@ -410,34 +412,53 @@ INPUTS = {
     "unique_in_order": lambda rng: [(_ints(rng, n, 0, 20),) for n in (0, 10, 200)],
     "two_sum": lambda rng: [(_ints(rng, n, -50, 50), int(t)) for n, t in ((20, 7), (100, 0), (2, 1000))],
     "merge_intervals": lambda rng: [
-        ([(int(s), int(s + d)) for s, d in zip(rng.integers(0, 100, n), rng.integers(0, 15, n))],) for n in (0, 5, 40)
+        ([(int(s), int(s + d)) for s, d in zip(rng.integers(0, 100, n), rng.integers(0, 15, n))],)
+        for n in (0, 5, 40)
     ],
     "dijkstra": lambda rng: [(_graph(rng, n), 0) for n in (1, 6, 20)],
     "bfs_shortest_path": lambda rng: [
-        ((rng.random((h, w)) < 0.25).astype(np.int8) * (1 - np.eye(h, w, dtype=np.int8)), (0, 0), (h - 1, w - 1))
+        (
+            (rng.random((h, w)) < 0.25).astype(np.int8) * (1 - np.eye(h, w, dtype=np.int8)),
+            (0, 0),
+            (h - 1, w - 1),
+        )
         for h, w in ((5, 5), (12, 12), (20, 20))
     ],
     "flatten": lambda rng: [([1, [2, [3, [4]], 5], [[6]]],), ([],), ([[[[7]]], 8],)],
     "top_k_frequent": lambda rng: [(_ints(rng, n, 0, 10), k) for n, k in ((100, 3), (5, 1), (0, 2))],
     "are_anagrams": lambda rng: [("Listen", "Silent"), ("Dormitory", "dirty room"), ("abc", "abd")],
-    "parse_csv_line": lambda rng: [("1.5,2,-3.25\n",), ("",), (",".join(f"{v:.3f}" for v in rng.normal(size=20)),)],
+    "parse_csv_line": lambda rng: [
+        ("1.5,2,-3.25\n",),
+        ("",),
+        (",".join(f"{v:.3f}" for v in rng.normal(size=20)),),
+    ],
     "read_samples": lambda rng: [(_sample_file(rng, n),) for n in (1, 10, 500)],
-    "save_histogram": lambda rng: [(_out_path(k), rng.normal(size=n), b) for k, (n, b) in enumerate(((100, 10), (5, 2), (1000, 32)))],
+    "save_histogram": lambda rng: [
+        (_out_path(k), rng.normal(size=n), b) for k, (n, b) in enumerate(((100, 10), (5, 2), (1000, 32)))
+    ],
     "running_statistics": lambda rng: [([float(v) for v in rng.normal(5, 2, n)],) for n in (0, 1, 100)],
     "safe_ratios": lambda rng: [(_ints(rng, n, -10, 10), _ints(rng, n, -2, 3)) for n in (0, 5, 50)],
     "checked_mean": lambda rng: [([float(v) for v in rng.normal(size=n)],) for n in (1, 10, 100)],
     "first_n_primes": lambda rng: [(n,) for n in (0, 10, 100)],
     "binomial": lambda rng: [(n, k) for n, k in ((5, 2), (20, 10), (30, 0))],
-    "config_fingerprint": lambda rng: [(0.5, [1, 2, 3], "lowpass"), (1.0, [], ""), (float(rng.random()), _ints(rng, 8, -9, 9), "x")],
+    "config_fingerprint": lambda rng: [
+        (0.5, [1, 2, 3], "lowpass"),
+        (1.0, [], ""),
+        (float(rng.random()), _ints(rng, 8, -9, 9), "x"),
+    ],
     "group_by_remainder": lambda rng: [(_ints(rng, n, -50, 50), m) for n, m in ((20, 3), (0, 2), (50, 7))],
-    "indices_of": lambda rng: [(rng.integers(0, 5, n).astype(np.int32), t) for n, t in ((50, 2), (1, 0), (20, 9))],
+    "indices_of": lambda rng: [
+        (rng.integers(0, 5, n).astype(np.int32), t) for n, t in ((50, 2), (1, 0), (20, 9))
+    ],
     "select_above": lambda rng: [(rng.normal(size=n), t) for n, t in ((100, 0.5), (10, 10.0), (1, -10.0))],
     "value_counts": lambda rng: [(rng.integers(0, 8, n).astype(np.int16),) for n in (100, 1, 20)],
     "random_walk": lambda rng: [(n, s) for n, s in ((100, 1), (0, 2), (1000, 3))],
     "median_of": lambda rng: [([float(v) for v in rng.normal(size=n)],) for n in (1, 10, 101)],
     "harmonic_number_exact": lambda rng: [(n,) for n in (1, 10, 50)],
     "factorial_digit_sum": lambda rng: [(n,) for n in (0, 10, 100)],
-    "format_table": lambda rng: [([[float(v) for v in row] for row in rng.normal(size=(r, c))],) for r, c in ((3, 3), (1, 1), (0, 2))],
+    "format_table": lambda rng: [
+        ([[float(v) for v in row] for row in rng.normal(size=(r, c))],) for r, c in ((3, 3), (1, 1), (0, 2))
+    ],
 }
 
 SCOPE = {
@@ -465,7 +486,7 @@ SCOPE = {
     "safe_ratios": "out: exceptions (try/except ZeroDivisionError)",
     "checked_mean": "out: raises ValueError",
     "first_n_primes": "out: infinite generator consumed through itertools.islice",
-    "binomial": "out: recursion memoised with functools.lru_cache",
+    "binomial": "out: recursion memoised with functools.cache",
     "config_fingerprint": "out: dict, JSON and hashlib on strings",
     "group_by_remainder": "out: defaultdict of growing lists",
     "indices_of": "out: filtered comprehension with a data-dependent length",
@@ -540,7 +561,9 @@ def _selfcheck():
         elif name == "read_samples":
             assert r.ndim == 1 and len(r) >= 1
         elif name == "save_histogram":
-            assert r == a[2] and sum(int(line.split()[1]) for line in open(a[0])) == len(a[1])
+            assert r == a[2] and sum(
+                int(line.split()[1]) for line in Path(a[0]).read_text().splitlines()
+            ) == len(a[1])
         elif name == "running_statistics":
             v = a[0]
             if len(v) > 1:

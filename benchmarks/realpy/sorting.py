@@ -631,10 +631,23 @@ def _run_inputs(check=None):
 
 def _selfcheck():
     sorts = {
-        "bubble_sort", "insertion_sort", "selection_sort", "shell_sort", "comb_sort",
-        "cocktail_shaker_sort", "gnome_sort", "odd_even_sort", "counting_sort", "cycle_sort",
-        "pancake_sort", "heap_sort", "merge_sort_bottom_up", "quick_sort", "binary_insertion_sort",
-        "dutch_national_flag_sort", "merge_sort",
+        "bubble_sort",
+        "insertion_sort",
+        "selection_sort",
+        "shell_sort",
+        "comb_sort",
+        "cocktail_shaker_sort",
+        "gnome_sort",
+        "odd_even_sort",
+        "counting_sort",
+        "cycle_sort",
+        "pancake_sort",
+        "heap_sort",
+        "merge_sort_bottom_up",
+        "quick_sort",
+        "binary_insertion_sort",
+        "dutch_national_flag_sort",
+        "merge_sort",
     }
 
     def check(name, args, result):
