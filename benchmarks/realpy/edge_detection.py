@@ -452,12 +452,25 @@ SCOPE.update(
 )
 
 
+def _shape(v):
+    """What must agree between the calls of one function: array dtype and shape, list structure."""
+    if isinstance(v, np.ndarray):
+        return ("ndarray", v.dtype.str, v.shape)
+    if isinstance(v, (list, tuple)) and any(isinstance(e, (list, tuple, np.ndarray)) for e in v):
+        return (type(v).__name__, tuple(_shape(e) for e in v))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, len(v))
+    return type(v).__name__
+
+
 def _run_inputs(check=None):
-    """Call every INPUTS case on copies of its arguments; check(name, args, result) when given."""
+    """Call every INPUTS case on copies of its arguments; check(name, args, result) when given.
+    Every call of a function passes arrays and lists of the same shapes (as one app would)."""
     assert set(INPUTS) == set(SCOPE), set(INPUTS) ^ set(SCOPE)
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
         for args in calls:
             result = globals()[name](*copy.deepcopy(args))
             if check is not None:
