@@ -394,11 +394,12 @@ def _shapes(rng, h, w):
     return np.clip(img + rng.normal(0, 6, (h, w)), 0, 255).astype(np.uint8)
 
 
-_SIZES = ((32, 32), (24, 40), (10, 12))
+H, W = 24, 40  # one frame size for every call
+_SIZES = ((H, W),) * 3
 
 
 def _imgs(rng):
-    return [(_shapes(rng, h, w),) for h, w in _SIZES]
+    return [(_shapes(rng, h, w),) for h, w in _SIZES] + [(np.full((H, W), 128, np.uint8),)]
 
 
 def _marked(rng, h, w):
@@ -423,16 +424,17 @@ INPUTS = {
     "non_max_suppression": lambda rng: [
         (rng.random((h, w)) * 300, rng.integers(0, 4, (h, w)).astype(np.uint8)) for h, w in _SIZES
     ],
-    "double_threshold": lambda rng: [(rng.random((h, w)) * 300, 50.0, 150.0) for h, w in _SIZES],
+    "double_threshold": lambda rng: [
+        (rng.random((h, w)) * 300, lo, hi)
+        for (h, w), (lo, hi) in zip(_SIZES, ((50.0, 150.0), (0.0, 300.0), (100.0, 100.0)))
+    ],
     "hysteresis": lambda rng: [(_marked(rng, h, w), p) for (h, w), p in zip(_SIZES, (50, 50, 2))],
     "canny": lambda rng: [(_shapes(rng, h, w), 40.0, 120.0) for h, w in _SIZES],
     "harris_response": lambda rng: [(_shapes(rng, h, w), 0.04, ws) for (h, w), ws in zip(_SIZES, (3, 5, 3))],
     "count_corners": lambda rng: [
         (harris_response(_shapes(rng, h, w)), r) for (h, w), r in zip(_SIZES, (0.1, 0.01, 0.5))
     ],
-    "hough_accumulator": lambda rng: [
-        ((rng.random((h, w)) < 0.05).astype(np.uint8), nt) for (h, w), nt in zip(_SIZES, (36, 18, 8))
-    ],
+    "hough_accumulator": lambda rng: [((rng.random((h, w)) < 0.05).astype(np.uint8), 36) for h, w in _SIZES],
     "log_zero_crossings": lambda rng: [
         (laplacian(_shapes(rng, h, w)), c) for (h, w), c in zip(_SIZES, (20, 5, 0))
     ],
@@ -470,7 +472,10 @@ def _run_inputs(check=None):
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
-        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (
+            name,
+            [[_shape(a) for a in c] for c in calls],
+        )
         for args in calls:
             result = globals()[name](*copy.deepcopy(args))
             if check is not None:

@@ -457,61 +457,60 @@ def _binary(rng, h, w):
     return (rng.random((h, w)) < 0.3).astype(np.uint8)
 
 
-_SIZES = ((32, 32), (24, 40), (8, 8))
+H, W = 24, 32  # one frame size for every call, as a camera app would have
+
+
+def _grays(rng):
+    return [(_gray(rng, H, W),) for _ in range(3)]
+
+
+def _grays_and_flat(rng):
+    return _grays(rng) + [(np.full((H, W), 9, np.uint8),)]
+
+
+def _rgbs(rng):
+    return [(_rgb(rng, H, W),) for _ in range(3)] + [(np.full((H, W, 3), 255, np.uint8),)]
+
 
 INPUTS = {
-    "box_blur": lambda rng: [(_gray(rng, h, w), k) for (h, w), k in zip(_SIZES, (3, 5, 8))],
-    "gaussian_blur_3x3": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "gaussian_blur_5x5": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "gaussian_kernel": lambda rng: [(3, 1.0), (5, 1.4), (7, 0.8)],
-    "median_filter_3x3": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "median_filter": lambda rng: [(_gray(rng, h, w), m) for (h, w), m in zip(_SIZES, (3, 5, 3))],
-    "erosion": lambda rng: [(_gray(rng, h, w), k) for (h, w), k in zip(_SIZES, (3, 3, 2))],
+    "box_blur": lambda rng: [(_gray(rng, H, W), 5) for _ in range(3)],
+    "gaussian_blur_3x3": _grays_and_flat,
+    "gaussian_blur_5x5": _grays_and_flat,
+    "gaussian_kernel": lambda rng: [(5, sigma) for sigma in (0.8, 1.0, 1.4)],
+    "median_filter_3x3": _grays,
+    "median_filter": lambda rng: [(_gray(rng, H, W), 5) for _ in range(3)],
+    "erosion": lambda rng: [(_gray(rng, H, W), 3) for _ in range(3)],
     "dilation": lambda rng: [
-        (_binary(rng, h, w), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)) for h, w in _SIZES
+        (_binary(rng, H, W), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)) for _ in range(3)
     ],
-    "threshold": lambda rng: [(_gray(rng, h, w), t) for (h, w), t in zip(_SIZES, (127, 0, 254))],
-    "otsu_threshold": lambda rng: (
-        [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)]
-    ),
-    "histogram_equalisation": lambda rng: (
-        [(_gray(rng, h, w),) for h, w in _SIZES] + [(np.full((4, 4), 9, np.uint8),)]
-    ),
-    "rgb_to_gray_int": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
-    "rgb_to_gray": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
-    "gamma_correction": lambda rng: [(_gray(rng, h, w), g) for (h, w), g in zip(_SIZES, (2.2, 0.5, 1.0))],
-    "invert": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
+    "threshold": lambda rng: [(_gray(rng, H, W), t) for t in (127, 0, 254, 255)],
+    "otsu_threshold": _grays_and_flat,
+    "histogram_equalisation": _grays_and_flat,
+    "rgb_to_gray_int": _rgbs,
+    "rgb_to_gray": _rgbs,
+    "gamma_correction": lambda rng: [(_gray(rng, H, W), g) for g in (2.2, 0.5, 1.0)],
+    "invert": _grays_and_flat,
     "adjust_brightness_contrast": lambda rng: [
-        (_rgb(rng, 16, 16), 1.3, 20),
-        (_gray(rng, 24, 24), 0.7, -30),
-        (_rgb(rng, 8, 12), 2.0, 0),
+        (_rgb(rng, H, W), a, b) for a, b in ((1.3, 20), (0.7, -30), (2.0, 0))
     ],
     "convolve2d": lambda rng: [
-        (_gray(rng, 24, 24), np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]]), (3, 3)),
-        (_gray(rng, 16, 20), rng.normal(size=(5, 5)), (5, 5)),
-        (_gray(rng, 12, 12), np.ones((3, 5)) / 15.0, (3, 5)),
+        (_gray(rng, H, W), np.array([[0, -1, 0], [-1, 5, -1], [0, -1, 0]], dtype=np.float64), (3, 3)),
+        (_gray(rng, H, W), rng.normal(size=(3, 3)), (3, 3)),
+        (_gray(rng, H, W), np.ones((3, 3)) / 9.0, (3, 3)),
     ],
-    "resize_nearest": lambda rng: [(_rgb(rng, 24, 32), s) for s in ((48, 64), (12, 16), (30, 20))],
-    "resize_bilinear": lambda rng: [
-        (_gray(rng, 16, 16), 32, 32),
-        (_gray(rng, 32, 24), 16, 12),
-        (_gray(rng, 8, 8), 13, 5),
-    ],
-    "flip_horizontal": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "rotate90_clockwise": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "integral_image": lambda rng: [(_gray(rng, h, w),) for h, w in _SIZES],
-    "local_mean": lambda rng: [(_gray(rng, h, w), k) for (h, w), k in zip(_SIZES, (3, 7, 8))],
-    "sepia": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
-    "posterize": lambda rng: [(_rgb(rng, 16, 16), 4), (_gray(rng, 24, 24), 2), (_gray(rng, 8, 8), 7)],
-    "channel_histograms": lambda rng: [(_rgb(rng, h, w),) for h, w in _SIZES],
-    "alpha_blend": lambda rng: [
-        (_rgb(rng, h, w), _rgb(rng, h, w), a) for (h, w), a in zip(_SIZES, (0.25, 0.5, 1.0))
-    ],
-    "flood_fill": lambda rng: [
-        (_binary(rng, h, w) * np.uint8(255), 0, 0, 128) for h, w in ((16, 16), (12, 20), (8, 8))
-    ],
-    "connected_components": lambda rng: [(_binary(rng, h, w),) for h, w in _SIZES],
-    "count_colours": lambda rng: [((_rgb(rng, h, w) // 64) * 64,) for h, w in _SIZES],
+    "resize_nearest": lambda rng: [(_rgb(rng, H, W), (36, 48)) for _ in range(3)],
+    "resize_bilinear": lambda rng: [(_gray(rng, H, W), 40, 52) for _ in range(3)],
+    "flip_horizontal": _grays,
+    "rotate90_clockwise": _grays,
+    "integral_image": _grays_and_flat,
+    "local_mean": lambda rng: [(_gray(rng, H, W), 7) for _ in range(3)],
+    "sepia": _rgbs,
+    "posterize": lambda rng: [(_rgb(rng, H, W), levels) for levels in (4, 2, 7)],
+    "channel_histograms": _rgbs,
+    "alpha_blend": lambda rng: [(_rgb(rng, H, W), _rgb(rng, H, W), a) for a in (0.25, 0.5, 1.0)],
+    "flood_fill": lambda rng: [(_binary(rng, 16, 16) * np.uint8(255), 0, 0, 128) for _ in range(3)],
+    "connected_components": lambda rng: [(_binary(rng, H, W),) for _ in range(3)],
+    "count_colours": lambda rng: [((_rgb(rng, H, W) // 64) * 64,) for _ in range(3)],
 }
 
 SCOPE = {name: "in" for name in INPUTS}
@@ -542,7 +541,10 @@ def _run_inputs(check=None):
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
-        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (
+            name,
+            [[_shape(a) for a in c] for c in calls],
+        )
         for args in calls:
             result = globals()[name](*copy.deepcopy(args))
             if check is not None:
