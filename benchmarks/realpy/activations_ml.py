@@ -394,94 +394,101 @@ def _blobs(rng, n, d=2):
 
 _QP = QuantParams(0.05, 3)
 
+N = 64  # one feature-vector length for every call
+
+
+def _with(values, n, rng, scale=2.0):
+    """A random float vector of length n that starts with the given edge values."""
+    x = _f(rng, n, scale)
+    x[: len(values)] = values
+    return x
+
+
 INPUTS = {
-    "relu": lambda rng: [(_f(rng, n),) for n in (64, 1)] + [(np.array([-1.0, 0.0, 1.0]),)],
-    "relu_list": lambda rng: [(_fl(rng, n),) for n in (64, 1, 0)],
-    "leaky_relu": lambda rng: [(_f(rng, n), a) for n, a in ((64, 0.01), (8, 0.2), (1, 0.0))],
-    "sigmoid": lambda rng: [(_fl(rng, n, 5.0),) for n in (64, 1)] + [([-30.0, 0.0, 30.0],)],
+    "relu": lambda rng: [(_f(rng, N),) for _ in range(2)] + [(_with([-1.0, 0.0, 1.0], N, rng),)],
+    "relu_list": lambda rng: [(_fl(rng, N),) for _ in range(2)] + [([0.0] * N,)],
+    "leaky_relu": lambda rng: [(_f(rng, N), a) for a in (0.01, 0.2, 0.0)],
+    "sigmoid": lambda rng: (
+        [(_fl(rng, N, 5.0),) for _ in range(2)] + [(list(_with([-30.0, 0.0, 30.0], N, rng)),)]
+    ),
     "sigmoid_stable": lambda rng: (
-        [(_f(rng, n, 50.0),) for n in (64, 1)] + [(np.array([-800.0, 0.0, 800.0]),)]
+        [(_f(rng, N, 50.0),) for _ in range(2)] + [(_with([-800.0, 0.0, 800.0], N, rng),)]
     ),
-    "tangent_hyperbolic": lambda rng: [(_f(rng, n),) for n in (64, 1, 5)],
-    "softmax": lambda rng: [(_f(rng, n, 10.0),) for n in (10, 1)] + [(np.array([1000.0, 1000.0, -1000.0]),)],
-    "gelu": lambda rng: [(_fl(rng, n),) for n in (64, 1, 0)],
-    "hard_sigmoid": lambda rng: [(_f(rng, n, 4.0),) for n in (64, 1)] + [(np.array([-3.0, 0.0, 3.0, 9.0]),)],
-    "swish": lambda rng: [(_f(rng, n), b) for n, b in ((64, 1.0), (8, 1.702), (1, 0.0))],
+    "tangent_hyperbolic": lambda rng: [(_f(rng, N),) for _ in range(3)],
+    "softmax": lambda rng: (
+        [(_f(rng, 10, 10.0),) for _ in range(2)] + [(_with([1000.0, 1000.0, -1000.0], 10, rng),)]
+    ),
+    "gelu": lambda rng: [(_fl(rng, N),) for _ in range(3)],
+    "hard_sigmoid": lambda rng: (
+        [(_f(rng, N, 4.0),) for _ in range(2)] + [(_with([-3.0, 0.0, 3.0, 9.0], N, rng),)]
+    ),
+    "swish": lambda rng: [(_f(rng, N), b) for b in (1.0, 1.702, 0.0)],
     "quantize_int8": lambda rng: (
-        [(_f(rng, n, 3.0), _QP) for n in (128, 1)] + [(_f(rng, 16, 100.0), QuantParams(0.1, -5))]
+        [(_f(rng, 128, 3.0), _QP) for _ in range(2)] + [(_f(rng, 128, 100.0), QuantParams(0.1, -5))]
     ),
-    "dequantize_int8": lambda rng: [(rng.integers(-128, 128, n).astype(np.int8), _QP) for n in (128, 1, 16)],
-    "argmax": lambda rng: [(_fl(rng, n),) for n in (10, 1)] + [([3.0, 7.0, 7.0, 1.0],)],
-    "dense_layer": lambda rng: [
-        (_f(rng, i), rng.normal(size=(o, i)), _f(rng, o)) for i, o in ((64, 16), (16, 10), (1, 1))
-    ],
+    "dequantize_int8": lambda rng: [(rng.integers(-128, 128, 128).astype(np.int8), _QP) for _ in range(3)],
+    "argmax": lambda rng: (
+        [(_fl(rng, 10),) for _ in range(2)] + [([3.0, 7.0, 7.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0],)]
+    ),
+    "dense_layer": lambda rng: [(_f(rng, 64), rng.normal(size=(16, 64)), _f(rng, 16)) for _ in range(3)],
     "dense_int8": lambda rng: [
         (
-            rng.integers(-128, 128, i).astype(np.int8),
-            rng.integers(-128, 128, (o, i)).astype(np.int8),
-            rng.integers(-5000, 5000, o).astype(np.int32),
+            rng.integers(-128, 128, 64).astype(np.int8),
+            rng.integers(-128, 128, (16, 64)).astype(np.int8),
+            rng.integers(-5000, 5000, 16).astype(np.int32),
             s,
         )
-        for i, o, s in ((64, 16, 8), (16, 10, 6), (3, 2, 0))
+        for s in (8, 6, 0)
     ],
     "conv1d_layer": lambda rng: [
-        (rng.normal(size=(ci, n)), rng.normal(size=(co, ci, k)), _f(rng, co))
-        for ci, n, co, k in ((2, 64, 4, 5), (1, 16, 1, 3), (3, 8, 2, 8))
+        (rng.normal(size=(2, 64)), rng.normal(size=(4, 2, 5)), _f(rng, 4)) for _ in range(3)
     ],
     "conv2d_layer": lambda rng: [
         (
-            rng.normal(size=(ci, h, h)).astype(np.float32),
-            rng.normal(size=(co, ci, k, k)).astype(np.float32),
-            rng.normal(size=co).astype(np.float32),
-            s,
+            rng.normal(size=(3, 12, 12)).astype(np.float32),
+            rng.normal(size=(4, 3, 3, 3)).astype(np.float32),
+            rng.normal(size=4).astype(np.float32),
+            1,
         )
-        for ci, h, co, k, s in ((1, 16, 4, 3, 1), (3, 12, 2, 3, 2), (2, 5, 1, 5, 1))
+        for _ in range(3)
     ],
-    "max_pool_2x2": lambda rng: [
-        (rng.normal(size=s).astype(np.float32),) for s in ((16, 16), (7, 9), (2, 2))
-    ],
-    "avg_pool": lambda rng: [
-        (rng.normal(size=s), k) for s, k in (((4, 16, 16), 2), ((2, 9, 9), 3), ((1, 4, 4), 4))
-    ],
-    "global_average_pool": lambda rng: [(rng.normal(size=s),) for s in ((8, 4, 4), (1, 1, 1), (3, 7, 5))],
-    "batch_norm_inference": lambda rng: [_bn(rng, c, h, w) for c, h, w in ((4, 8, 8), (1, 2, 2), (3, 5, 1))],
-    "layer_norm": lambda rng: [(_f(rng, n), rng.uniform(0.5, 1.5, n), _f(rng, n, 0.1)) for n in (64, 2, 10)],
-    "cross_entropy": lambda rng: [(list(softmax(_f(rng, 10))), 3), ([0.0, 1.0], 0), ([0.2, 0.3, 0.5], 2)],
+    "max_pool_2x2": lambda rng: [(rng.normal(size=(16, 16)).astype(np.float32),) for _ in range(3)],
+    "avg_pool": lambda rng: [(rng.normal(size=(4, 16, 16)), 2) for _ in range(3)],
+    "global_average_pool": lambda rng: [(rng.normal(size=(8, 4, 4)),) for _ in range(3)],
+    "batch_norm_inference": lambda rng: [_bn(rng, 4, 8, 8) for _ in range(3)],
+    "layer_norm": lambda rng: [(_f(rng, N), rng.uniform(0.5, 1.5, N), _f(rng, N, 0.1)) for _ in range(3)],
+    "cross_entropy": lambda rng: [(list(softmax(_f(rng, 10))), 3), ([0.0] * 9 + [1.0], 0), ([0.1] * 10, 9)],
     "categorical_cross_entropy": lambda rng: (
         [
-            (np.eye(c)[rng.integers(0, c, n)], np.apply_along_axis(softmax, 1, rng.normal(size=(n, c))))
-            for n, c in ((8, 10), (1, 2))
+            (np.eye(10)[rng.integers(0, 10, 8)], np.apply_along_axis(softmax, 1, rng.normal(size=(8, 10))))
+            for _ in range(2)
         ]
-        + [(np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]]))]
+        + [(np.eye(10)[np.zeros(8, int)], np.eye(10)[np.ones(8, int)])]
     ),
-    "mean_squared_error": lambda rng: [(_fl(rng, n), _fl(rng, n)) for n in (64, 1, 5)],
-    "euclidean_distance": lambda rng: [(_fl(rng, n), _fl(rng, n)) for n in (64, 1, 0)],
+    "mean_squared_error": lambda rng: [(_fl(rng, N), _fl(rng, N)) for _ in range(3)],
+    "euclidean_distance": lambda rng: [(_fl(rng, N), _fl(rng, N)) for _ in range(3)],
     "cosine_similarity": lambda rng: (
-        [(_f(rng, n), _f(rng, n)) for n in (64, 3)] + [(np.zeros(4), np.ones(4))]
+        [(_f(rng, N), _f(rng, N)) for _ in range(2)] + [(np.zeros(N), np.ones(N))]
     ),
-    "knn_distances": lambda rng: [
-        (rng.normal(size=(n, d)), _f(rng, d)) for n, d in ((100, 4), (1, 1), (20, 16))
-    ],
-    "nearest_neighbour": lambda rng: [(*_blobs(rng, n), _f(rng, 2)) for n in (100, 1, 20)],
-    "kmeans_assign": lambda rng: [
-        (rng.normal(size=(n, d)), rng.normal(size=(k, d))) for n, d, k in ((200, 2, 4), (1, 3, 1), (30, 8, 5))
-    ],
+    "knn_distances": lambda rng: [(rng.normal(size=(100, 4)), _f(rng, 4)) for _ in range(3)],
+    "nearest_neighbour": lambda rng: [(*_blobs(rng, 100), _f(rng, 2)) for _ in range(3)],
+    "kmeans_assign": lambda rng: [(rng.normal(size=(200, 2)), rng.normal(size=(4, 2))) for _ in range(3)],
     "perceptron_train": lambda rng: [
         (X, 2 * lab - 1, e, lr)
         for (X, lab), e, lr in (
             (_blobs(rng, 60), 20, 0.1),
-            (_blobs(rng, 10, 3), 5, 1.0),
-            (_blobs(rng, 1), 1, 0.5),
+            (_blobs(rng, 60), 20, 1.0),
+            (_blobs(rng, 60), 1, 0.5),
         )
     ],
-    "knn_classify": lambda rng: [(*_blobs(rng, n), _f(rng, 2), k) for n, k in ((60, 5), (10, 1), (30, 7))],
-    "top_k_predictions": lambda rng: [(_f(rng, n), k) for n, k in ((10, 3), (5, 5), (1, 1))],
+    "knn_classify": lambda rng: [(*_blobs(rng, 60), _f(rng, 2), k) for k in (5, 1, 7)],
+    "top_k_predictions": lambda rng: [(_f(rng, 10), k) for k in (3, 5, 1)],
     "mlp_predict": lambda rng: [
-        (_f(rng, i), rng.normal(size=(h, i)), _f(rng, h), rng.normal(size=(o, h)), _f(rng, o))
-        for i, h, o in ((16, 8, 4), (4, 4, 2), (1, 1, 1))
+        (_f(rng, 16), rng.normal(size=(8, 16)), _f(rng, 8), rng.normal(size=(4, 8)), _f(rng, 4))
+        for _ in range(3)
     ],
     "encode_labels": lambda rng: [
-        ([["cat", "dog", "bird"][v] for v in rng.integers(0, 3, n)],) for n in (10, 1, 0)
+        ([["cat", "dog", "bird"][v] for v in rng.integers(0, 3, 10)],) for _ in range(3)
     ],
 }
 
@@ -514,7 +521,10 @@ def _run_inputs(check=None):
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
-        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (
+            name,
+            [[_shape(a) for a in c] for c in calls],
+        )
         for args in calls:
             result = globals()[name](*copy.deepcopy(args))
             if check is not None:

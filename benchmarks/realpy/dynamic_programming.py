@@ -3,7 +3,6 @@ collections, interview-preparation notes and competitive-programming write-ups h
 
 # ruff: noqa: RUF007  (the corpus keeps the style of the code it imitates)
 import copy
-import itertools
 import math
 import sys
 from functools import cache

@@ -465,7 +465,7 @@ def _grays(rng):
 
 
 def _grays_and_flat(rng):
-    return _grays(rng) + [(np.full((H, W), 9, np.uint8),)]
+    return [*_grays(rng), (np.full((H, W), 9, np.uint8),)]
 
 
 def _rgbs(rng):

@@ -450,44 +450,48 @@ def _ipts(rng, n):
     return [(int(x), int(y)) for x, y in rng.integers(-100, 100, (n, 2))]
 
 
+def _fvec(rng, n):
+    return [float(v) for v in rng.normal(size=n)]
+
+
+def _concave_octagon():
+    """An 8-vertex polygon with one reflex vertex."""
+    return np.array([[0, 0], [4, 0], [6, 2], [6, 5], [4, 7], [2, 4], [0, 7], [-2, 3]], dtype=np.float64)
+
+
 INPUTS = {
-    "matrix_multiply": lambda rng: [
-        (_mat(rng, r, k), _mat(rng, k, c)) for r, k, c in ((8, 8, 8), (1, 5, 1), (4, 3, 6))
-    ],
-    "matmul_int": lambda rng: [
-        (
-            rng.integers(-1000, 1000, (r, k)).astype(np.int16),
-            rng.integers(-1000, 1000, (k, c)).astype(np.int16),
-        )
-        for r, k, c in ((16, 16, 16), (1, 8, 1), (5, 3, 7))
-    ],
-    "transpose": lambda rng: [(_mat(rng, r, c),) for r, c in ((4, 7), (1, 1), (6, 2))],
-    "matrix_vector": lambda rng: [
-        (_fmat(rng, r, c), [float(v) for v in rng.normal(size=c)]) for r, c in ((8, 8), (1, 3), (5, 2))
-    ],
-    "trace": lambda rng: [(rng.normal(size=s),) for s in ((8, 8), (1, 1), (3, 5))],
+    "matrix_multiply": lambda rng: [(_mat(rng, 8, 6), _mat(rng, 6, 5)) for _ in range(3)],
+    "matmul_int": lambda rng: (
+        [
+            (
+                rng.integers(-1000, 1000, (16, 16)).astype(np.int16),
+                rng.integers(-1000, 1000, (16, 16)).astype(np.int16),
+            )
+            for _ in range(3)
+        ]
+        + [(np.full((16, 16), -32768, np.int16), np.full((16, 16), -32768, np.int16))]
+    ),
+    "transpose": lambda rng: [(_mat(rng, 4, 7),) for _ in range(3)],
+    "matrix_vector": lambda rng: [(_fmat(rng, 8, 8), _fvec(rng, 8)) for _ in range(3)],
+    "trace": lambda rng: [(rng.normal(size=(8, 8)),) for _ in range(3)],
     "determinant_3x3": lambda rng: (
-        [(_fmat(rng, 3, 3),) for _ in range(3)] + [([[1, 2, 3], [4, 5, 6], [7, 8, 9]],)]
+        [(_fmat(rng, 3, 3),) for _ in range(3)] + [([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],)]
     ),
-    "identity": lambda rng: [(n,) for n in (1, 4, 16)],
+    "identity": lambda rng: [(8,) for _ in range(3)],
     "gaussian_elimination": lambda rng: (
-        [(rng.normal(size=(n, n)) + n * np.eye(n), rng.normal(size=n)) for n in (2, 6, 12)]
-        + [(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([2.0, 3.0]))]
+        [(rng.normal(size=(6, 6)) + 6 * np.eye(6), rng.normal(size=6)) for _ in range(3)]
+        + [(np.eye(6)[::-1].copy(), np.arange(6.0))]
     ),
-    "determinant": lambda rng: (
-        [(rng.normal(size=(n, n)),) for n in (1, 4, 8)] + [(np.array([[1.0, 2.0], [2.0, 4.0]]),)]
-    ),
-    "lu_decomposition": lambda rng: [(rng.normal(size=(n, n)) + n * np.eye(n),) for n in (2, 5, 8)],
-    "power_iteration": lambda rng: [(_spd(rng, n), it) for n, it in ((4, 100), (8, 200), (1, 3))],
+    "determinant": lambda rng: [(rng.normal(size=(6, 6)),) for _ in range(3)] + [(np.ones((6, 6)),)],
+    "lu_decomposition": lambda rng: [(rng.normal(size=(6, 6)) + 6 * np.eye(6),) for _ in range(3)],
+    "power_iteration": lambda rng: [(_spd(rng, 6), it) for it in (100, 200, 3)],
     "matrix_power_2x2": lambda rng: [([[1, 1], [1, 0]], n) for n in (0, 10, 60)] + [([[2, -1], [0, 3]], 7)],
-    "rotate_matrix_90": lambda rng: [(_mat(rng, n, n),) for n in (1, 4, 7)],
-    "spiral_order": lambda rng: [(_mat(rng, r, c),) for r, c in ((4, 4), (1, 5), (5, 1), (3, 6))],
-    "polygon_area": lambda rng: [
-        (_tuples(_regular_polygon(rng, n, j)),) for n, j in ((4, 0.0), (12, 3.0), (3, 5.0))
-    ],
+    "rotate_matrix_90": lambda rng: [(_mat(rng, 7, 7),) for _ in range(3)],
+    "spiral_order": lambda rng: [(_mat(rng, 5, 6),) for _ in range(3)],
+    "polygon_area": lambda rng: [(_tuples(_regular_polygon(rng, 12, j)),) for j in (0.0, 3.0, 5.0)],
     "point_in_polygon": lambda rng: [
-        (Point(float(px), float(py)), _regular_polygon(rng, n, 3.0))
-        for (px, py), n in zip(rng.uniform(-12, 12, (4, 2)), (5, 8, 12, 20))
+        (Point(float(px), float(py)), _regular_polygon(rng, 12, 3.0))
+        for px, py in rng.uniform(-12, 12, (4, 2))
     ],
     "distance": lambda rng: [
         (Point(*map(float, a)), Point(*map(float, b))) for a, b in rng.normal(0, 10, (3, 2, 2))
@@ -499,35 +503,32 @@ INPUTS = {
         [tuple(tuple(map(float, p)) for p in seg) for seg in rng.normal(0, 10, (3, 4, 2))]
         + [((0.0, 0.0), (1.0, 1.0), (0.0, 1.0), (1.0, 2.0))]
     ),
-    "rotate_points": lambda rng: [
-        (rng.normal(0, 5, (n, 2)), a, (1.0, -2.0)) for n, a in ((32, 30.0), (1, 90.0), (8, -45.0))
-    ],
-    "centroid": lambda rng: [(rng.normal(0, 5, (n, 2)),) for n in (32, 1, 7)],
-    "bounding_box": lambda rng: [(_ipts(rng, n),) for n in (32, 1, 7)],
+    "rotate_points": lambda rng: [(rng.normal(0, 5, (32, 2)), a, (1.0, -2.0)) for a in (30.0, 90.0, -45.0)],
+    "centroid": lambda rng: [(rng.normal(0, 5, (32, 2)),) for _ in range(3)],
+    "bounding_box": lambda rng: [(_ipts(rng, 32),) for _ in range(3)],
     "rect_overlap_area": lambda rng: [
         (Rect(0, 0, 10, 10), Rect(5, 5, 10, 10)),
         (Rect(0, 0, 4, 4), Rect(4, 0, 4, 4)),
         (Rect(-3, -3, 20, 2), Rect(0, -10, 3, 30)),
     ],
-    "manhattan_distance": lambda rng: [
-        ([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)
-    ],
-    "chebyshev_distance": lambda rng: [
-        ([float(v) for v in rng.normal(size=n)], [float(v) for v in rng.normal(size=n)]) for n in (2, 3, 16)
-    ],
-    "vector_norms": lambda rng: [(rng.normal(size=n),) for n in (16, 1, 3)],
-    "cross_product": lambda rng: [
-        ([float(v) for v in rng.normal(size=3)], [float(v) for v in rng.normal(size=3)]) for _ in range(3)
-    ],
+    "manhattan_distance": lambda rng: [(_fvec(rng, 16), _fvec(rng, 16)) for _ in range(3)],
+    "chebyshev_distance": lambda rng: [(_fvec(rng, 16), _fvec(rng, 16)) for _ in range(3)],
+    "vector_norms": lambda rng: [(rng.normal(size=16),) for _ in range(3)] + [(np.zeros(16),)],
+    "cross_product": lambda rng: [(_fvec(rng, 3), _fvec(rng, 3)) for _ in range(3)],
     "angle_between": lambda rng: (
-        [(rng.normal(size=n), rng.normal(size=n)) for n in (2, 3)]
-        + [(np.array([1.0, 0.0]), np.array([2.0, 0.0]))]
+        [(rng.normal(size=3), rng.normal(size=3)) for _ in range(2)]
+        + [
+            (np.array([1.0, 0.0, 0.0]), np.array([2.0, 0.0, 0.0])),
+            (np.array([1.0, 0.0, 0.0]), np.array([-1.0, 0.0, 0.0])),
+        ]
     ),
-    "closest_pair": lambda rng: [(rng.uniform(0, 100, (n, 2)),) for n in (64, 2, 10)],
-    "is_convex_polygon": lambda rng: (
-        [(_regular_polygon(rng, n),) for n in (3, 8)] + [(np.array([[0, 0], [4, 0], [1, 1], [0, 4]]),)]
-    ),
-    "convex_hull": lambda rng: [(_ipts(rng, n),) for n in (50, 2, 10)],
+    "closest_pair": lambda rng: [(rng.uniform(0, 100, (64, 2)),) for _ in range(3)],
+    "is_convex_polygon": lambda rng: [
+        (_regular_polygon(rng, 8),),
+        (_regular_polygon(rng, 8) * 2.0,),
+        (_concave_octagon(),),
+    ],
+    "convex_hull": lambda rng: [(_ipts(rng, 50),) for _ in range(3)],
     "inverse_2x2": lambda rng: [
         ([[4.0, 7.0], [2.0, 6.0]],),
         ([[1.0, 2.0], [3.0, 4.0]],),
@@ -535,10 +536,10 @@ INPUTS = {
     ],
     "least_squares_line": lambda rng: [
         (x, 2.5 * x - 1 + rng.normal(0, 0.1, len(x)))
-        for x in (np.linspace(0, 10, 50), np.array([0.0, 1.0]), rng.normal(size=8))
+        for x in (np.linspace(0, 10, 50), rng.normal(size=50), rng.uniform(-5, 5, 50))
     ],
-    "format_matrix": lambda rng: [(_fmat(rng, r, c),) for r, c in ((3, 3), (1, 1), (2, 4))],
-    "sort_by_polar_angle": lambda rng: [(_tuples(rng.normal(size=(n, 2))),) for n in (10, 1, 5)],
+    "format_matrix": lambda rng: [(_fmat(rng, 3, 3),) for _ in range(3)],
+    "sort_by_polar_angle": lambda rng: [(_tuples(rng.normal(size=(10, 2))),) for _ in range(3)],
 }
 
 SCOPE = {name: "in" for name in INPUTS}
@@ -571,7 +572,10 @@ def _run_inputs(check=None):
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
-        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (
+            name,
+            [[_shape(a) for a in c] for c in calls],
+        )
         for args in calls:
             try:
                 result = globals()[name](*copy.deepcopy(args))
@@ -676,7 +680,9 @@ def _selfcheck():
             d = np.linalg.norm(x[:, None] - x[None], axis=2) + np.diag([np.inf] * len(x))
             assert math.isclose(r[0], d.min()) and math.isclose(d[r[1], r[2]], d.min()) and r[1] < r[2]
         elif name == "is_convex_polygon":
-            assert r == (len(x) != 4)
+            e = np.roll(x, -1, axis=0) - x
+            cross = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
+            assert r == bool(np.all(cross >= 0) or np.all(cross <= 0))
         elif name == "convex_hull":
             hull = r
             for p in set(x):

@@ -635,7 +635,10 @@ def _run_inputs(check=None):
     for k, (name, make) in enumerate(sorted(INPUTS.items())):
         calls = make(np.random.default_rng(2024 + k))
         assert len(calls) >= 3, name
-        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (name, [[_shape(a) for a in c] for c in calls])
+        assert len({tuple(_shape(a) for a in args) for args in calls}) == 1, (
+            name,
+            [[_shape(a) for a in c] for c in calls],
+        )
         for args in calls:
             result = globals()[name](*copy.deepcopy(args))
             if check is not None:
