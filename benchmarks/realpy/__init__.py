@@ -1,0 +1,1 @@
+"""Real-style numeric Python (algorithm-collection style) for measuring what partition accepts."""
