@@ -48,7 +48,6 @@ Semantics are numpy 2's (NEP 50):
 from __future__ import annotations
 
 import ast
-import operator
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,89 +56,32 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, INT64, DType, dtype, narrowest_signed
-from partition.frontend.lower import (
-    _ALIASES,
-    _BINOPS,
-    _CMPS,
-    _OP_TEXT,
-    ARRAY_MAKERS,
-    DTYPES,
-    NUMPY_SCALAR_TYPES,
-    TE,
-    ArrayInfo,
-    Reject,
-    VarState,
-    _const,
-    cast,
-    ir_dtype,
-)
+from partition.dtypes import BOOL, DTYPES, INT64, DType, dtype, narrowest_signed
+from partition.frontend.model import TE, ArrayInfo, Reject, VarState, cast, const
 from partition.frontend.returns import VALUE as RET_VALUE
-from partition.frontend.types import NP, PyFloat, PyInt, describe, fits, range_of
+from partition.frontend.syntax import (
+    ARRAY_MAKERS,
+    BINOPS,
+    CMP_TEXT,
+    CMPS,
+    ELEMENTWISE_FUNCS,
+    METHOD_REDUCTIONS,
+    NUMPY_SCALAR_TYPES,
+    OP_TEXT,
+    PY_CMPS,
+    PY_IOPS,
+    PY_OPS,
+    PY_UN,
+    REDUCTIONS,
+    SCALAR_ALIASES,
+    SUPPORTED_TEXT,
+    text,
+)
+from partition.frontend.types import NP, PyFloat, PyInt, describe, fits, ir_dtype, range_of
 from partition.names import c_name
 
 if TYPE_CHECKING:
     from partition.frontend.lower import Lowerer
-
-# numpy functions with an array result, elementwise
-ELEMENTWISE_FUNCS = ("where", "clip", "minimum", "maximum", "abs", "absolute", "negative", "positive", "copy")
-# numpy functions and array methods with a scalar result (no axis)
-REDUCTIONS = ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin")
-METHOD_REDUCTIONS = ("sum", "mean", "max", "min", "argmax", "argmin")
-SUPPORTED_TEXT = (
-    "the numpy subset: scalar types, + - * / // % ** & | ^ << >> ~ and comparisons on arrays, slices, @, "
-    "np.where, np.clip, np.minimum, np.maximum, np.abs, np.negative, np.dot, np.copy, "
-    "np.sum/mean/max/min/argmax/argmin, .astype, .copy, .T, np.zeros/ones/full/empty(_like)"
-)
-_PY_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "add": operator.add,
-    "sub": operator.sub,
-    "mul": operator.mul,
-    "div": operator.truediv,
-    "floordiv": operator.floordiv,
-    "mod": operator.mod,
-    "and": operator.and_,
-    "or": operator.or_,
-    "xor": operator.xor,
-    "shl": operator.lshift,
-    "shr": operator.rshift,
-    "pow": operator.pow,
-}
-_PY_IOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "add": operator.iadd,
-    "sub": operator.isub,
-    "mul": operator.imul,
-    "div": operator.itruediv,
-    "floordiv": operator.ifloordiv,
-    "mod": operator.imod,
-    "and": operator.iand,
-    "or": operator.ior,
-    "xor": operator.ixor,
-    "shl": operator.ilshift,
-    "shr": operator.irshift,
-    "pow": operator.ipow,
-}
-_PY_CMPS: dict[str, Callable[[Any, Any], Any]] = {
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "eq": operator.eq,
-    "ne": operator.ne,
-}
-_PY_UN: dict[str, Callable[[Any], Any]] = {
-    "neg": operator.neg,
-    "pos": operator.pos,
-    "invert": operator.invert,
-    "abs": np.abs,
-}
-_CMP_TEXT = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
-
-
-def text(node: ast.AST, limit: int = 48) -> str:
-    """Source form of an expression for messages (shortened)."""
-    s = ast.unparse(node)
-    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 # ---------------------------------------------------------------- indices
@@ -155,7 +97,7 @@ class Ix:
 
 
 def ix_const(k: int) -> Ix:
-    return Ix(_const(k, narrowest_signed(k, k) or INT64), k, k)
+    return Ix(const(k, narrowest_signed(k, k) or INT64), k, k)
 
 
 def affine(ix: Ix, start: int, step: int) -> Ix:
@@ -169,12 +111,12 @@ def affine(ix: Ix, start: int, step: int) -> Ix:
     dt = narrowest_signed(min(ix.lo, plo, lo, start), max(ix.hi, phi, hi, start)) or INT64
     e = cast(ix.e, dt)
     if step == -1:
-        e = ir.Bin("sub", _const(start, dt), e, dt)
+        e = ir.Bin("sub", const(start, dt), e, dt)
     else:
         if step != 1:
-            e = ir.Bin("mul", e, _const(step, dt), dt)
+            e = ir.Bin("mul", e, const(step, dt), dt)
         if start != 0:
-            e = ir.Bin("add", e, _const(start, dt), dt)
+            e = ir.Bin("add", e, const(start, dt), dt)
     return Ix(e, lo, hi)
 
 
@@ -311,8 +253,6 @@ def _describe(x: Operand) -> str:
 class ArrayLowering:
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 
-    SUPPORTED_TEXT = SUPPORTED_TEXT
-
     def __init__(self, lw: Lowerer):
         self.lw = lw
         self.versions: dict[str, list[tuple[DType, tuple[int, ...]]]] = {}
@@ -445,7 +385,7 @@ class ArrayLowering:
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):
                 return self.matmul(self.operand(node.left), self.operand(node.right), node, "@")
-            op = _BINOPS.get(type(node.op))
+            op = BINOPS.get(type(node.op))
             if op is None:
                 raise Reject(line, f"operator {type(node.op).__name__} on arrays")
             return self.binary(op, self.operand(node.left), self.operand(node.right), node)
@@ -461,7 +401,7 @@ class ArrayLowering:
                 raise Reject(
                     line, f"chained comparison of arrays {text(node)} (numpy raises; combine with &)"
                 )
-            op = _CMPS.get(type(node.ops[0]))
+            op = CMPS.get(type(node.ops[0]))
             if op is None:
                 raise Reject(line, f"comparison {type(node.ops[0]).__name__} of arrays")
             return self.compare(op, self.operand(node.left), self.operand(node.comparators[0]), node)
@@ -603,10 +543,10 @@ class ArrayLowering:
     def binary(self, op: str, a: Operand, b: Operand, node: ast.AST) -> AV:
         lw = self.lw
         line = lw.where(node)
-        what = f"{_describe(a)} {_OP_TEXT[op]} {_describe(b)}"
+        what = f"{_describe(a)} {OP_TEXT[op]} {_describe(b)}"
         if op == "pow" and isinstance(b, AV):
             raise Reject(line, f"{text(node)}: ** with an array exponent")
-        return self.elementwise([a, b], lambda t: lw.binop(op, t[0], t[1], node), _PY_OPS[op], what, line)
+        return self.elementwise([a, b], lambda t: lw.binop(op, t[0], t[1], node), PY_OPS[op], what, line)
 
     def compare(self, op: str, a: Operand, b: Operand, node: ast.AST) -> AV:
         lw = self.lw
@@ -616,14 +556,14 @@ class ArrayLowering:
             dt = lw.common_cmp_dtype(t[0].pt, t[1].pt, line)
             return TE(NP(BOOL), ir.Cmp(op, cast(t[0].e, dt), cast(t[1].e, dt)))
 
-        what = f"{_describe(a)} {_CMP_TEXT[op]} {_describe(b)}"
-        return self.elementwise([a, b], element, _PY_CMPS[op], what, line)
+        what = f"{_describe(a)} {CMP_TEXT[op]} {_describe(b)}"
+        return self.elementwise([a, b], element, PY_CMPS[op], what, line)
 
     def unary(self, op: str, a: AV, node: ast.AST) -> AV:
         lw = self.lw
         line = lw.where(node)
         what = f"{op} of a {a.dtype.name} array"
-        return self.elementwise([a], lambda t: lw.unop(op, t[0], line), _PY_UN[op], what, line)
+        return self.elementwise([a], lambda t: lw.unop(op, t[0], line), PY_UN[op], what, line)
 
     def note_weak(self, te: TE, rdt: DType, line: int) -> None:
         if isinstance(te.pt, PyInt) and rdt.is_int and not fits((te.pt.lo, te.pt.hi), rdt):
@@ -662,7 +602,7 @@ class ArrayLowering:
         for x in args[1:]:
             if isinstance(x, TE) and isinstance(x.pt, PyInt) and rdt.is_int:
                 if isinstance(x.e, ir.Const):  # numpy clamps an out-of-range Python int bound
-                    x = TE(x.pt, _const(min(max(int(x.e.value), rdt.min), rdt.max), rdt))
+                    x = TE(x.pt, const(min(max(int(x.e.value), rdt.min), rdt.max), rdt))
                 elif not fits((x.pt.lo, x.pt.hi), rdt):
                     raise Reject(
                         line,
@@ -779,7 +719,7 @@ class ArrayLowering:
         if name in ("dot", "matmul"):
             lw.nargs(node, 2, f"np.{name}")
             return self.matmul(self.operand(node.args[0]), self.operand(node.args[1]), node, f"np.{name}()")
-        scalar_type = _ALIASES.get(name, name)
+        scalar_type = SCALAR_ALIASES.get(name, name)
         if name in NUMPY_SCALAR_TYPES and scalar_type in DTYPES and nargs == 1:
             return self.astype(self.av(node.args[0]), DTYPES[scalar_type], line)
         if name in ARRAY_MAKERS:
@@ -849,7 +789,7 @@ class ArrayLowering:
             prod = _mul(cast(x.e, rdt), cast(y.e, rdt), rdt)
             return [ir.Assign(acc.name, _add(acc, prod, rdt), line)]
 
-        return [ir.Assign(acc.name, _const(0, rdt), line), *self.loop_nest((n,), line, body)], acc
+        return [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest((n,), line, body)], acc
 
     def produced(
         self, shape: tuple[int, ...], rdt: DType, fill: Callable[[View], list[ir.Stmt]], line: int
@@ -945,10 +885,10 @@ class ArrayLowering:
                 return [ir.Assign(acc.name, ir.Bin("add", acc, cast(a.at(idx).e, rdt), rdt), line)]
 
             self.emit(
-                [ir.Assign(acc.name, _const(0, rdt), line), *self.loop_nest(a.shape, line, add)], line, what
+                [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(a.shape, line, add)], line, what
             )
             if kind == "mean":
-                return TE(NP(rdt), ir.Bin("div", acc, _const(n, rdt), rdt))
+                return TE(NP(rdt), ir.Bin("div", acc, const(n, rdt), rdt))
             return TE(NP(rdt), acc)
         first = a.at(tuple(ix_const(0) for _ in a.shape))
         if kind in ("max", "min"):
@@ -979,7 +919,7 @@ class ArrayLowering:
         self.emit(
             [
                 ir.Assign(best.name, first.e, line),
-                ir.Assign(pos.name, _const(0, rdt), line),
+                ir.Assign(pos.name, const(0, rdt), line),
                 *self.loop_nest(a.shape, line, pick),
             ],
             line,
@@ -1215,7 +1155,7 @@ class ArrayLowering:
         idx = tuple(Ix(ir.Var(v, dt), 0, n - 1) for v, dt, n, _ in loops)
         stmts = body(idx)
         for v, dt, n, label in reversed(loops):
-            stmts = [ir.For(v, _const(0, dt), _const(n, dt), 1, stmts, n, line, label)]
+            stmts = [ir.For(v, const(0, dt), const(n, dt), 1, stmts, n, line, label)]
         return stmts
 
     def store_loop(self, target: View, value: Operand, line: int, op: str | None = None) -> list[ir.Stmt]:
@@ -1333,12 +1273,12 @@ class ArrayLowering:
             except ValueError:
                 ok = False
             if not ok:
-                raise Reject(line, f"{text(target)} {_OP_TEXT[op]}= an array of shape {val.shape}")
+                raise Reject(line, f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}")
         sample = _sample(val)
         self.probe(  # numpy's own in-place operation decides (same_kind casting)
-            lambda t: _PY_IOPS[op](np.array(t), sample),
-            [AV((1,), view.dtype, lambda idx: TE(NP(view.dtype), _const(0, view.dtype)))],
-            f"{view.dtype.name} array {_OP_TEXT[op]}= {_describe(val)}",
+            lambda t: PY_IOPS[op](np.array(t), sample),
+            [AV((1,), view.dtype, lambda idx: TE(NP(view.dtype), const(0, view.dtype)))],
+            f"{view.dtype.name} array {OP_TEXT[op]}= {_describe(val)}",
             line,
         )
         return self.store_loop(view, val, line, op=op)
@@ -1435,6 +1375,6 @@ def _flat(idx: tuple[Ix, ...], shape: tuple[int, ...], dt: DType) -> ir.Expr:
     e: ir.Expr | None = None
     for i, n in zip(idx, shape):
         term = cast(i.e, dt)
-        e = term if e is None else ir.Bin("add", ir.Bin("mul", e, _const(n, dt), dt), term, dt)
+        e = term if e is None else ir.Bin("add", ir.Bin("mul", e, const(n, dt), dt), term, dt)
     assert e is not None
     return e

@@ -23,7 +23,6 @@ import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,29 @@ import numpy as np
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, DType, dtype, narrowest_signed
 from partition.errors import PartitionError
+from partition.frontend.model import (
+    TE,
+    ArrayInfo,
+    Reject,
+    RoundState,
+    Scope,
+    VarState,
+    assigned_names,
+    cast,
+    const,
+)
 from partition.frontend.returns import VALUE as RET_VALUE
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
 from partition.frontend.source import FunctionSource, load_function
+from partition.frontend.syntax import (
+    ARRAY_MAKERS,
+    BINOPS,
+    CMPS,
+    NUMPY_SCALAR_TYPES,
+    OP_TEXT,
+    SCALAR_ALIASES,
+    SUPPORTED_TEXT,
+)
 from partition.frontend.types import (
     NP,
     PyBool,
@@ -43,7 +62,7 @@ from partition.frontend.types import (
     PyType,
     describe,
     fits,
-    int_dtype_for,
+    ir_dtype,
     iv_bin,
     iv_un,
     range_of,
@@ -55,163 +74,6 @@ from partition.profile.model import FunctionProfile, decode_value
 
 MAX_ROUNDS = 24
 WIDEN_AFTER = 3
-_ALIASES = {
-    "bool_": "bool",
-    "intc": "int32",
-    "double": "float64",
-    "single": "float32",
-    "byte": "int8",
-    "ubyte": "uint8",
-    "short": "int16",
-    "ushort": "uint16",
-    "longlong": "int64",
-    "ulonglong": "uint64",
-}
-NUMPY_SCALAR_TYPES = set(DTYPES) | set(_ALIASES)
-ARRAY_MAKERS = {"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "ones_like", "full_like"}
-_BINOPS = {
-    ast.Add: "add",
-    ast.Sub: "sub",
-    ast.Mult: "mul",
-    ast.Div: "div",
-    ast.FloorDiv: "floordiv",
-    ast.Mod: "mod",
-    ast.BitAnd: "and",
-    ast.BitOr: "or",
-    ast.BitXor: "xor",
-    ast.LShift: "shl",
-    ast.RShift: "shr",
-    ast.Pow: "pow",
-}
-_OP_TEXT = {
-    "add": "+",
-    "sub": "-",
-    "mul": "*",
-    "div": "/",
-    "floordiv": "//",
-    "mod": "%",
-    "and": "&",
-    "or": "|",
-    "xor": "^",
-    "shl": "<<",
-    "shr": ">>",
-    "pow": "**",
-}
-_CMPS = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
-
-
-class Reject(Exception):
-    """The function uses something outside the subset: `line` and `construct` say what."""
-
-    def __init__(self, line: int, construct: str, file: str | None = None):
-        super().__init__(construct)
-        self.line = line
-        self.construct = construct
-        self.file = file
-
-
-@dataclass
-class TE:
-    """A typed expression: the Python-level type and the IR that computes it."""
-
-    pt: PyType
-    e: ir.Expr
-
-
-@dataclass
-class ArrayInfo:
-    pyname: str
-    name: str  # IR name
-    dtype: DType
-    shape: tuple[int, ...]
-    kind: str  # "param", "local", "rom"
-    elem: PyType  # type of an element read
-    init: list | None = None
-    position: int = -1  # argument position for params
-    loaded: bool = False
-    stored: bool = False
-    full_store: bool = False
-    returned: int | None = None
-    pytype: str = "ndarray"  # "ndarray", "list" (Python scalars) or "list_np" (numpy scalars)
-    elem_key: str | None = None  # a local list: its element type is joined like a variable's
-
-
-@dataclass
-class VarState:
-    pt: PyType | None = None
-    changes: int = 0
-    widened: bool = False
-    float_consts_only: bool = True
-    first: PyType | None = None
-
-
-@dataclass
-class RoundState:
-    assigned: dict[str, PyType] = field(default_factory=dict)
-    float_nonconst: set[str] = field(default_factory=set)
-    unstable: bool = False
-    loop_counter: int = 0
-    temp_counter: int = 0
-    inline_counter: int = 0
-    dead_loop_vars: set[str] = field(default_factory=set)
-    lines: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class Scope:
-    """Names as one function body sees them: the kernel's own, or an inlined callee's.
-
-    Variables of a scope live in the shared tables under `prefix + name`, so
-    an inlined helper's locals never collide with its caller's.
-    """
-
-    prefix: str
-    fp: FunctionProfile
-    src: FunctionSource
-    fn: ast.FunctionDef
-    local_names: set[str] = field(default_factory=set)
-    arrays: dict[str, ArrayInfo] = field(default_factory=dict)
-    consts: dict[str, TE] = field(default_factory=dict)
-    scalar_params: dict[str, tuple[str, DType, PyType, int, str]] = field(default_factory=dict)
-    obs_params: dict[str, PyType] = field(default_factory=dict)
-    global_values: dict[str, Any] = field(default_factory=dict)
-    facts: dict[str, tuple[int, int]] = field(default_factory=dict)
-    views: dict[str, Any] = field(default_factory=dict)  # names bound to slices of arrays (arrays.View)
-    regions: list[Any] = field(
-        default_factory=list
-    )  # loops and branches around the statement (arrays.Region)
-
-
-def assigned_names(fn: ast.FunctionDef) -> set[str]:
-    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
-def _const(value: Any, dt: DType) -> ir.Const:
-    if dt.is_bool:
-        return ir.Const(bool(value), dt)
-    if dt.is_float:
-        return ir.Const(float(value), dt)
-    return ir.Const(int(value), dt)
-
-
-def cast(e: ir.Expr, dt: DType) -> ir.Expr:
-    if e.dtype == dt:
-        return e
-    if isinstance(e, ir.Const) and not e.dtype.is_float and not dt.is_float and not dt.is_bool:
-        from partition.dtypes import wrap
-
-        return ir.Const(wrap(int(e.value), dt), dt)
-    return ir.Cast(e, dt)
-
-
-def ir_dtype(pt: PyType) -> DType:
-    if isinstance(pt, NP):
-        return pt.dtype
-    if isinstance(pt, PyInt):
-        return int_dtype_for(pt)
-    if isinstance(pt, PyFloat):
-        return FLOAT64
-    return BOOL
 
 
 class Lowerer:
@@ -468,7 +330,7 @@ class Lowerer:
             return TE(PyBool(), ir.Const(bool(v), BOOL))
         if isinstance(v, np.generic):
             dt = dtype(v.dtype)
-            return TE(NP(dt), _const(v.item(), dt))
+            return TE(NP(dt), const(v.item(), dt))
         if isinstance(v, int):
             dt = narrowest_signed(v, v)
             if dt is None:
@@ -867,7 +729,7 @@ class Lowerer:
         return PyInt(0, 0)
 
     def augassign(self, s: ast.AugAssign) -> list[ir.Stmt]:
-        op = _BINOPS.get(type(s.op))
+        op = BINOPS.get(type(s.op))
         line = s.lineno
         if op is None:
             raise Reject(line, f"operator {type(s.op).__name__}=")
@@ -876,7 +738,7 @@ class Lowerer:
                 return self.arr.augassign(s.target, op, s.value, line)
             if self.arr.rank_of(s.value) is not None:
                 raise Reject(
-                    line, f"{s.target.id} {_OP_TEXT[op]}= an array makes the scalar {s.target.id} an array"
+                    line, f"{s.target.id} {OP_TEXT[op]}= an array makes the scalar {s.target.id} an array"
                 )
             cur = self.read_var(s.target.id, s.target)
             te = self.binop(op, cur, self.expr(s.value), s)
@@ -1015,7 +877,7 @@ class Lowerer:
         leave = ir.If(ir.Un("not", cond.e, BOOL), [ir.Break(line)], [], line)
         with self.nested(loop=True):
             body = [*before, leave, *self.block(s.body)]
-        return ir.For(self.irname(key), _const(0, dt), _const(bound, dt), 1, body, bound, line, label)
+        return ir.For(self.irname(key), const(0, dt), const(bound, dt), 1, body, bound, line, label)
 
     def while_bound(self, s: ast.While) -> tuple[int, str]:
         line = s.lineno
@@ -1218,9 +1080,9 @@ class Lowerer:
         if kind.startswith("empty"):
             return []
         if kind.startswith("zeros"):
-            fill: ir.Expr = _const(0, dt)
+            fill: ir.Expr = const(0, dt)
         elif kind.startswith("ones"):
-            fill = _const(1, dt)
+            fill = const(1, dt)
         else:
             fill = cast(fill_te.e, dt)
         return self.fill_loops(info, fill, line)
@@ -1326,7 +1188,7 @@ class Lowerer:
                 name = {"int": "int64", "float": "float64", "bool": "bool"}[name]
         if name is None:
             raise Reject(line, "dtype that is not a numpy type name")
-        name = _ALIASES.get(name, name)
+        name = SCALAR_ALIASES.get(name, name)
         if name not in DTYPES:
             raise Reject(line, f"dtype {name}")
         return DTYPES[name]
@@ -1456,10 +1318,10 @@ class Lowerer:
         # Python's negative indices count from the end
         dt = narrowest_signed(min(lo, 0), max(hi, dim)) or INT64
         e = cast(e, dt)
-        wrapped = ir.Bin("add", e, _const(dim, dt), dt)
+        wrapped = ir.Bin("add", e, const(dim, dt), dt)
         if hi < 0:
             return wrapped
-        return ir.Select(ir.Cmp("lt", e, _const(0, dt)), wrapped, e, dt)
+        return ir.Select(ir.Cmp("lt", e, const(0, dt)), wrapped, e, dt)
 
     # -------------------------------------------------------- expressions
 
@@ -1480,7 +1342,7 @@ class Lowerer:
             raise Reject(line, f"loop variable {name} used after its loop")
         pt = self.var_type(key)
         if isinstance(pt, PyInt) and pt.lo == pt.hi and key in self.vars and not self.vars[key].widened:
-            return TE(pt, _const(pt.lo, ir_dtype(pt)))
+            return TE(pt, const(pt.lo, ir_dtype(pt)))
         return TE(pt, ir.Var(self.irname(key), ir_dtype(pt)))
 
     def name(self, node: ast.Name) -> TE:
@@ -1520,7 +1382,7 @@ class Lowerer:
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):
                 return self.arr.dot_scalar(node.left, node.right, node, "@")
-            op = _BINOPS.get(type(node.op))
+            op = BINOPS.get(type(node.op))
             if op is None:
                 raise Reject(line, f"operator {type(node.op).__name__}")
             return self.binop(op, self.expr(node.left), self.expr(node.right), node)
@@ -1614,19 +1476,19 @@ class Lowerer:
             return self.power(a, b, line)
         kind = result_kind(op, a.pt, b.pt)
         if kind is None:
-            raise Reject(line, f"{describe(a.pt)} {_OP_TEXT[op]} {describe(b.pt)}")
+            raise Reject(line, f"{describe(a.pt)} {OP_TEXT[op]} {describe(b.pt)}")
         if isinstance(kind, PyInt):
             ra, rb = range_of(a.pt), range_of(b.pt)
             iv = iv_bin(op, ra, rb)
             if iv is None:
-                self.note(f"line {line}: Python int {_OP_TEXT[op]} with no bound; assumed int64")
+                self.note(f"line {line}: Python int {OP_TEXT[op]} with no bound; assumed int64")
                 iv = (INT64.min, INT64.max)
             pt = PyInt(*iv).clamp()
             if pt != PyInt(*iv):
                 self.note(f"line {line}: Python int arithmetic may exceed 64 bits; the kernel wraps at 64")
             dt = ir_dtype(pt)
             if pt.lo == pt.hi and isinstance(a.e, ir.Const) and isinstance(b.e, ir.Const):
-                return TE(pt, _const(pt.lo, dt))
+                return TE(pt, const(pt.lo, dt))
             if op not in ("add", "sub", "mul", "and", "or", "xor", "shl"):
                 # //, % and >> do not commute with wrapping: compute them in a type that
                 # holds the operands exactly, then narrow the (fitting) result
@@ -1642,12 +1504,12 @@ class Lowerer:
         if dt.is_bool:
             bop = {"add": "or", "mul": "and", "and": "and", "or": "or", "xor": "xor"}.get(op)
             if bop is None:
-                raise Reject(line, f"{describe(a.pt)} {_OP_TEXT[op]} {describe(b.pt)}")
+                raise Reject(line, f"{describe(a.pt)} {OP_TEXT[op]} {describe(b.pt)}")
             return TE(kind, ir.Bin(bop, cast(a.e, BOOL), cast(b.e, BOOL), BOOL))
         if op == "div" and not dt.is_float:
             raise Reject(line, "true division with an integer result")
         if dt.is_float and op in ("and", "or", "xor", "shl", "shr"):
-            raise Reject(line, f"bitwise {_OP_TEXT[op]} on floats")
+            raise Reject(line, f"bitwise {OP_TEXT[op]} on floats")
         for side in (a, b):
             if (
                 isinstance(side.pt, PyInt)
@@ -1682,7 +1544,7 @@ class Lowerer:
             pt = kind
         dt = ir_dtype(pt)
         if k == 0:
-            return TE(pt, _const(1, dt))
+            return TE(pt, const(1, dt))
         base = cast(a.e, dt)
         e: ir.Expr = base
         for _ in range(k - 1):
@@ -1708,7 +1570,7 @@ class Lowerer:
             if op == "pos":
                 return TE(pt, cast(a.e, dt))
             if isinstance(a.e, ir.Const) and pt.lo == pt.hi:
-                return TE(pt, _const(pt.lo, dt))
+                return TE(pt, const(pt.lo, dt))
             return TE(pt, ir.Un(op, cast(a.e, dt), dt))
         dt = ir_dtype(kind)
         if op == "pos":
@@ -1723,7 +1585,7 @@ class Lowerer:
         if te.e.dtype.is_bool:
             return te
         dt = te.e.dtype
-        return TE(PyBool(), ir.Cmp("ne", te.e, _const(0, dt)))
+        return TE(PyBool(), ir.Cmp("ne", te.e, const(0, dt)))
 
     def boolop(self, node: ast.BoolOp) -> TE:
         vals = [self.expr(node.values[0])]
@@ -1751,7 +1613,7 @@ class Lowerer:
         result: ir.Expr | None = None
         np_result = False
         for k, (op_node, right_node) in enumerate(zip(node.ops, node.comparators)):
-            op = _CMPS.get(type(op_node))
+            op = CMPS.get(type(op_node))
             if op is None:
                 raise Reject(node.lineno, f"comparison {type(op_node).__name__}")
             self.cond_depth += k > 0
@@ -1853,14 +1715,14 @@ class Lowerer:
                 t = self.truth(self.expr(node.args[0]), node.args[0])
                 return TE(PyBool(), t.e)
         if np_name is not None:
-            name = _ALIASES.get(np_name, np_name)
+            name = SCALAR_ALIASES.get(np_name, np_name)
             if np_name in NUMPY_SCALAR_TYPES and name in DTYPES:
                 self.nargs(node, 1, text)
                 dt = DTYPES[name]
                 lit = _int_literal(node.args[0])
                 if lit is not None and dt.is_int and dt.min <= lit <= dt.max:
                     # e.g. np.uint64(2**64 - 1), whose literal is beyond a Python int's 64 bits
-                    return TE(NP(dt), _const(lit, dt))
+                    return TE(NP(dt), const(lit, dt))
                 a = self.expr(node.args[0])
                 if dt.is_bool:
                     return TE(NP(BOOL), self.truth(a, node.args[0]).e)
@@ -1886,7 +1748,7 @@ class Lowerer:
                 return te
             if np_name in ARRAY_MAKERS:
                 raise Reject(line, f"np.{np_name}() outside a plain assignment")
-            raise Reject(line, f"call to {text}() (not supported; {self.arr.SUPPORTED_TEXT})")
+            raise Reject(line, f"call to {text}() (not supported; {SUPPORTED_TEXT})")
         raise Reject(line, f"call to {text}()")
 
     def nargs(self, node: ast.Call, n: int, text: str) -> None:
