@@ -31,6 +31,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, DType, dtype, narrowest_signed
 from partition.errors import PartitionError
+from partition.frontend.arrays import ArrayLowering
 from partition.frontend.model import (
     TE,
     ArrayInfo,
@@ -108,8 +109,6 @@ class Lowerer:
         self.ret: DType | None = None
         self.ret_pytype = ""
         self.return_tuple = False
-        from partition.frontend.arrays import ArrayLowering  # it builds on this module's types
-
         self.arr = ArrayLowering(self)
 
     # the current scope's view of names
