@@ -7,7 +7,8 @@ from pathlib import Path
 
 from partition import ir
 from partition.errors import PartitionError
-from partition.frontend.lower import Lowerer, Reject
+from partition.frontend.lowerer import Lowerer
+from partition.frontend.model import Reject
 from partition.frontend.source import load_function
 from partition.names import c_name
 from partition.profile.model import FunctionProfile
