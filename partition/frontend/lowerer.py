@@ -153,13 +153,17 @@ class Lowerer(
             base = c_name(f"{fn.split('#')[0]}_{n.lstrip('_')}")
         else:
             base = c_name(pyname)
+        return self.unique_name(pyname, base)
+
+    def unique_name(self, key: str, base: str) -> str:
+        """`base`, or `base_2`, `base_3`, ... if taken: the IR name of table key `key` from now on."""
         name = base
         k = 2
         while name in self.used_names:
             name = f"{base}_{k}"
             k += 1
         self.used_names.add(name)
-        self.ir_names[pyname] = name
+        self.ir_names[key] = name
         return name
 
     def where(self, node: ast.AST) -> int:

@@ -36,14 +36,7 @@ class Bindings:
         lw = self.lw
         if key in lw.ir_names:
             return lw.ir_names[key]
-        root = c_name(base)
-        name, k = root, 2
-        while name in lw.used_names:
-            name = f"{root}_{k}"
-            k += 1
-        lw.used_names.add(name)
-        lw.ir_names[key] = name
-        return name
+        return lw.unique_name(key, c_name(base))
 
     def local(self, irn: str, pyname: str, dt: DType, shape: tuple[int, ...], line: int) -> ArrayInfo:
         lw = self.lw

@@ -26,7 +26,6 @@ class ScalarLowering(Protocol):
     vars: dict[str, VarState]  # variable types by table key
     all_arrays: dict[str, ArrayInfo]  # every array of the kernel by IR name
     ir_names: dict[str, str]  # IR name by table key
-    used_names: set[str]  # IR names taken
     pending: list[ir.Stmt]  # statements placed before the statement being lowered
     cond_depth: int  # > 0 inside a conditional expression or the right side of and/or
 
@@ -43,6 +42,8 @@ class ScalarLowering(Protocol):
     def key(self, pyname: str) -> str: ...
 
     def irname(self, pyname: str) -> str: ...
+
+    def unique_name(self, key: str, base: str) -> str: ...
 
     def is_local_name(self, name: str) -> bool: ...
 

@@ -66,17 +66,10 @@ class ArrayStatements:
         if base.kind == "rom":
             raise Reject(line, f"writes to global array {base.pyname} (kernels may only read globals)")
         shape = target.shape
-        if isinstance(value, AV):
-            ok = len(value.shape) <= len(shape)
-            if ok:
-                try:
-                    ok = tuple(np.broadcast_shapes(value.shape, shape)) == shape
-                except ValueError:
-                    ok = False
-            if not ok:
-                raise Reject(
-                    line, f"an array of shape {value.shape} cannot be assigned to elements of shape {shape}"
-                )
+        if isinstance(value, AV) and not _broadcasts_to(value.shape, shape):
+            raise Reject(
+                line, f"an array of shape {value.shape} cannot be assigned to elements of shape {shape}"
+            )
 
         def build(val: Operand) -> list[ir.Stmt]:
             def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
@@ -168,13 +161,8 @@ class ArrayStatements:
         view = self.target_view(target, line)
         val = self.operand(value)
         shape = view.shape
-        if isinstance(val, AV):
-            try:
-                ok = tuple(np.broadcast_shapes(val.shape, shape)) == shape and len(val.shape) <= len(shape)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise Reject(line, f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}")
+        if isinstance(val, AV) and not _broadcasts_to(val.shape, shape):
+            raise Reject(line, f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}")
         sample = numpy_sample(val)
         self.probe(  # numpy's own in-place operation decides (same_kind casting)
             lambda t: PY_IOPS[op](np.array(t), sample),
@@ -236,3 +224,14 @@ class ArrayStatements:
         if view.shape:
             raise Reject(node.lineno, f"array {text(node)} used where a scalar is needed")
         return view.base, view.index(())
+
+
+def _broadcasts_to(value: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """True when an array of shape `value` broadcasts to exactly `shape` (numpy's rule for
+    assigning it to elements of that shape)."""
+    if len(value) > len(shape):
+        return False
+    try:
+        return tuple(np.broadcast_shapes(value, shape)) == shape
+    except ValueError:
+        return False
