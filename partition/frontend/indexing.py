@@ -32,7 +32,7 @@ class Indexing:
         return None
 
     def array_of(self, node: ast.expr) -> Any:
-        """The array a name refers to: an ArrayInfo, or an arrays.View for a name bound to a slice."""
+        """The array a name refers to: an ArrayInfo, or an arrays.values.View for a name bound to a slice."""
         if isinstance(node, ast.Name):
             return self.sc.views.get(node.id) or self.lookup_array(node.id)
         return None

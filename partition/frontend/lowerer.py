@@ -9,8 +9,8 @@ keeps growing (an accumulator) is widened to what the profile observed, or to
 64 bits, and the kernel notes say which width was assumed.
 
 Whole-array numpy code (slices, elementwise operators, reductions, products)
-is lowered to loops by `partition.frontend.arrays`, which the hooks here call
-wherever an expression is array-valued.
+is lowered to loops by `partition.frontend.arrays`, which the lowerer holds as
+`arr` and its parts call wherever an expression is array-valued.
 
 Anything outside the subset raises `Reject` with the line and the construct;
 the caller turns it into a one-line reason and the task stays on the CPU.
@@ -170,6 +170,7 @@ class Lowerer(
         return getattr(node, "lineno", self.fn.lineno)
 
     def lower(self) -> ir.Kernel:
+        """The function's Kernel: rounds of lowering until the variable types settle."""
         self.bind_params()
         self.bind_globals()
         params = dict(self.top.arrays)
