@@ -30,8 +30,7 @@ from partition.errors import PartitionError
 from partition.estimate import calibrate
 from partition.estimate.model import Estimate
 from partition.estimate.variants import BASE, Directives, KernelVariant, estimate_variant, kernel_variants
-from partition.frontend import Rejected, translate
-from partition.frontend.chains import Verdict, chainable
+from partition.frontend import Rejected, Verdict, chainable, translate
 from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import costs, heuristic

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from partition.frontend.chains import chain_sites, chainable
+from partition.frontend import chain_sites, chainable
 from partition.profile import run_profile
 
 PARAMS = ["y", "k"]

@@ -1,4 +1,16 @@
-"""Frontend: a profiled Python function -> a `Kernel`, or the reason it stays on the CPU."""
+"""Frontend: a profiled Python function -> a `Kernel`, or the reason it stays on the CPU.
+
+`translate` finds the function's source (`source`) and lowers it with a
+`lowerer.Lowerer`, which is made of parts, one module each: `inputs`
+(parameters, globals), `variables` (types across rounds), `statements`,
+`loops`, `makers` (new arrays and lists), `indexing`, `expressions`, `calls`
+(builtins, numpy scalar functions), `inlining` (calls to app functions) and
+`kernel` (the assembled Kernel). Whole-array numpy code is the `arrays`
+package's. They share `model` (Reject, TE and the lowering's records),
+`types` (Python-level types), `syntax` (operator and numpy-name tables) and
+`returns` (early returns folded into one). `chains` says which producer ->
+consumer calls may stream into each other.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +19,14 @@ from pathlib import Path
 
 from partition import ir
 from partition.errors import PartitionError
-from partition.frontend.lower import Lowerer, Reject
+from partition.frontend.chains import Verdict, chain_sites, chainable
+from partition.frontend.lowerer import Lowerer
+from partition.frontend.model import Reject
 from partition.frontend.source import load_function
 from partition.names import c_name
 from partition.profile.model import FunctionProfile
+
+__all__ = ["Rejected", "Verdict", "chain_sites", "chainable", "kernel_name", "translate"]
 
 
 @dataclass(frozen=True)

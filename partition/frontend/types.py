@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partition.dtypes import INT64, DType, dtype, narrowest_signed
+from partition.dtypes import BOOL, FLOAT64, INT64, DType, dtype, narrowest_signed
+from partition.frontend.syntax import PY_OPS
 
 I64_MIN = INT64.min
 I64_MAX = INT64.max
@@ -53,21 +54,6 @@ class PyBool:
 
 PyType = NP | PyInt | PyFloat | PyBool
 
-_OPS = {
-    "add": operator.add,
-    "sub": operator.sub,
-    "mul": operator.mul,
-    "div": operator.truediv,
-    "floordiv": operator.floordiv,
-    "mod": operator.mod,
-    "and": operator.and_,
-    "or": operator.or_,
-    "xor": operator.xor,
-    "shl": operator.lshift,
-    "shr": operator.rshift,
-    "pow": operator.pow,
-}
-
 
 def _sample(t: PyType):
     if isinstance(t, NP):
@@ -93,7 +79,7 @@ def _classify(v) -> PyType:
 
 def result_kind(op: str, a: PyType, b: PyType) -> PyType | None:
     """The type numpy/Python gives `a <op> b`, or None if the operation is invalid."""
-    fn = _OPS[op]
+    fn = PY_OPS[op]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -135,6 +121,17 @@ def int_dtype_for(t: PyInt) -> DType:
     """IR dtype for a Python int with this interval (int64 when nothing narrower covers it)."""
     c = t.clamp()
     return narrowest_signed(c.lo, c.hi) or INT64
+
+
+def ir_dtype(pt: PyType) -> DType:
+    """The IR dtype of a value of this type (a Python float is a double, a bool a bool)."""
+    if isinstance(pt, NP):
+        return pt.dtype
+    if isinstance(pt, PyInt):
+        return int_dtype_for(pt)
+    if isinstance(pt, PyFloat):
+        return FLOAT64
+    return BOOL
 
 
 def range_of(t: PyType) -> tuple[int, int] | None:

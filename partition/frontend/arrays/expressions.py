@@ -1,0 +1,269 @@
+"""Array-valued expressions: their rank, and their value as an `AV`, without emitting code.
+
+`rank_of` tells an array expression from a scalar one before anything is
+lowered (the scalar lowering asks it at every expression); `av` builds the
+array value of names, views, slices, transposes and operators, and
+`subscript` is numpy's basic indexing. Elementwise functions, products and
+reductions are built by the other parts, which this one calls.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from partition import ir
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.values import (
+    AV,
+    Comp,
+    Ix,
+    Operand,
+    View,
+    compose,
+    full_view,
+    ix_const,
+    map_index,
+)
+from partition.frontend.model import TE, ArrayInfo, Reject
+from partition.frontend.syntax import BINOPS, CMPS, ELEMENTWISE_FUNCS, NUMPY_SCALAR_TYPES, text
+from partition.frontend.types import NP, PyInt, range_of
+
+
+class ArrayExpressions:
+    """Array values of expressions (part of `ArrayLowering`)."""
+
+    lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
+
+    def binding(self, name: str) -> ArrayInfo | View | None:
+        view = self.lw.sc.views.get(name)
+        if view is not None:
+            return view
+        return self.lw.lookup_array(name)
+
+    def rank_of(self, node: ast.AST) -> int | None:
+        """Rank of an array-valued expression, None for a scalar (decided without lowering it)."""
+        if isinstance(node, ast.Name):
+            b = self.binding(node.id)
+            return len(b.shape) if b is not None else None
+        if isinstance(node, ast.Subscript):
+            r = self.rank_of(node.value)
+            if r is None:
+                return None
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            ints = 0
+            for p in parts:
+                if isinstance(p, ast.Slice):
+                    continue
+                if (isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis)) or (
+                    self.rank_of(p) is not None
+                ):
+                    return max(r, 1)  # newaxis, ellipsis, fancy index: rejected by `subscript`
+                ints += 1
+            rest = r - ints
+            return rest if rest > 0 else None
+        if isinstance(node, ast.Attribute):
+            return self.rank_of(node.value) if node.attr == "T" else None
+        if isinstance(node, ast.BinOp):
+            ra, rb = self.rank_of(node.left), self.rank_of(node.right)
+            if isinstance(node.op, ast.MatMult):
+                return _matmul_rank(ra, rb)
+            return _max_rank(ra, rb)
+        if isinstance(node, ast.UnaryOp):
+            return self.rank_of(node.operand)
+        if isinstance(node, ast.Compare):
+            return _max_rank(*(self.rank_of(x) for x in [node.left, *node.comparators]))
+        if isinstance(node, ast.IfExp):
+            return _max_rank(self.rank_of(node.body), self.rank_of(node.orelse))
+        if isinstance(node, ast.BoolOp):
+            return _max_rank(*(self.rank_of(v) for v in node.values))
+        if isinstance(node, ast.Call):
+            return self.call_rank(node)
+        return None
+
+    def call_rank(self, node: ast.Call) -> int | None:
+        lw = self.lw
+        f = node.func
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        np_name = lw.numpy_attr(f)
+        if np_name is not None:
+            if np_name in ("dot", "matmul") and len(args) == 2:
+                ra, rb = self.rank_of(args[0]), self.rank_of(args[1])
+                if np_name == "dot" and (ra is None or rb is None):
+                    return _max_rank(ra, rb)
+                return _matmul_rank(ra, rb)
+            if np_name in ELEMENTWISE_FUNCS or np_name in NUMPY_SCALAR_TYPES:
+                return _max_rank(*(self.rank_of(a) for a in args))
+            return None  # reductions, and functions the scalar path rejects by name
+        if isinstance(f, ast.Attribute):
+            r = self.rank_of(f.value)
+            return r if r is not None and f.attr in ("astype", "copy", "clip") else None
+        if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
+            return self.rank_of(args[0])
+        return None
+
+    def needs_view(self, node: ast.Subscript) -> bool:
+        """A subscript the scalar path cannot take: slices, a view or expression as base, or a rank mismatch."""
+        count = 0
+        cur: ast.expr = node
+        while isinstance(cur, ast.Subscript):
+            parts = cur.slice.elts if isinstance(cur.slice, ast.Tuple) else [cur.slice]
+            if any(isinstance(p, ast.Slice) for p in parts):
+                return True
+            count += len(parts)
+            cur = cur.value
+        if not isinstance(cur, ast.Name):
+            return self.rank_of(cur) is not None
+        b = self.binding(cur.id)
+        if isinstance(b, View):
+            return True
+        return isinstance(b, ArrayInfo) and count != len(b.shape)
+
+    def operand(self, node: ast.expr) -> Operand:
+        if self.rank_of(node) is not None:
+            return self.av(node)
+        return self.lw.expr(node)
+
+    def av(self, node: ast.expr) -> AV:
+        """The array value of an array-valued expression."""
+        lw = self.lw
+        line = lw.where(node)
+        if isinstance(node, ast.Name):
+            b = self.binding(node.id)
+            if b is None:
+                raise Reject(line, f"{node.id} is not an array")
+            return self.view_av(b if isinstance(b, View) else self.whole(b, line))
+        if isinstance(node, ast.Subscript):
+            base = self.av(node.value)
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            shape, comps = self.subscript(base.shape, parts, node)
+            return self.reindex(base, shape, comps)
+        if isinstance(node, ast.Attribute):
+            if node.attr == "T":
+                a = self.av(node.value)
+                if len(a.shape) < 2:
+                    return a
+                return self.reindex(a, a.shape[::-1], (Comp(1), Comp(0)))
+            raise Reject(line, f"attribute .{node.attr} of an array in an array expression")
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.MatMult):
+                return self.matmul(self.operand(node.left), self.operand(node.right), node, "@")
+            op = BINOPS.get(type(node.op))
+            if op is None:
+                raise Reject(line, f"operator {type(node.op).__name__} on arrays")
+            return self.binary(op, self.operand(node.left), self.operand(node.right), node)
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                raise Reject(
+                    line, f"`not` of array {text(node.operand)} (numpy has no truth value of an array; use ~)"
+                )
+            op = {ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert"}[type(node.op)]
+            return self.unary(op, self.av(node.operand), node)
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1:
+                raise Reject(
+                    line, f"chained comparison of arrays {text(node)} (numpy raises; combine with &)"
+                )
+            op = CMPS.get(type(node.ops[0]))
+            if op is None:
+                raise Reject(line, f"comparison {type(node.ops[0]).__name__} of arrays")
+            return self.compare(op, self.operand(node.left), self.operand(node.comparators[0]), node)
+        if isinstance(node, ast.Call):
+            return self.call_av(node)
+        if isinstance(node, ast.IfExp):
+            raise Reject(line, f"conditional expression between arrays {text(node)} (use np.where)")
+        if isinstance(node, ast.BoolOp):
+            raise Reject(line, f"`and`/`or` on arrays {text(node)} (numpy raises; use & or |)")
+        raise Reject(line, f"{type(node).__name__} in an array expression")
+
+    def whole(self, info: ArrayInfo, line: int) -> View:
+        if info.pytype != "ndarray" or not isinstance(info.elem, NP):
+            what = "global tuple or list" if info.kind == "rom" else "Python list"
+            raise Reject(
+                line,
+                f"{info.pyname} is a {what}, used as a whole (whole-array operations need a numpy array; "
+                "on lists + concatenates and * repeats)",
+            )
+        return full_view(info)
+
+    def view_av(self, v: View) -> AV:
+        def at(idx: tuple[Ix, ...]) -> TE:
+            v.base.loaded = True
+            return TE(NP(v.base.dtype), ir.Load(v.base.name, v.index(idx), v.base.dtype))
+
+        return AV(v.shape, v.base.dtype, at, view=v)
+
+    def reindex(self, a: AV, shape: tuple[int, ...], comps: tuple[Comp, ...]) -> AV:
+        if a.view is not None:
+            return self.view_av(View(a.view.base, tuple(shape), compose(a.view.comps, comps)))
+        return AV(tuple(shape), a.dtype, lambda idx: a.at(map_index(comps, idx)))
+
+    def subscript(
+        self, shape: tuple[int, ...], parts: list[ast.expr], node: ast.AST
+    ) -> tuple[tuple[int, ...], tuple[Comp, ...]]:
+        """numpy basic indexing of an array of `shape`: the result's shape and how it indexes the source."""
+        line = self.lw.where(node)
+        if len(parts) > len(shape):
+            raise Reject(line, f"{text(node)}: {len(parts)} indices for a {len(shape)}-D array")
+        new_shape: list[int] = []
+        comps: list[Comp] = []
+        for d, p in zip(shape, parts):
+            if isinstance(p, ast.Slice):
+                start, stop, step = (self.slice_bound(x, line) for x in (p.lower, p.upper, p.step))
+                if step == 0:
+                    raise Reject(line, f"{text(node)}: slice step is zero")
+                s, e, st = slice(start, stop, step).indices(d)
+                n = len(range(s, e, st))
+                if n == 0:
+                    raise Reject(line, f"{text(node)} is empty (a kernel has no empty arrays)")
+                comps.append(Comp(len(new_shape), s, st))
+                new_shape.append(n)
+                continue
+            if isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis):
+                raise Reject(line, f"{text(node)}: indexing with {'None' if p.value is None else '...'}")
+            if self.rank_of(p) is not None:
+                raise Reject(
+                    line,
+                    f"{text(node)}: indexing with an array (fancy indexing and boolean masks are not "
+                    "supported; use np.where or a loop)",
+                )
+            comps.append(Comp(fixed=self.int_index(p, d, line)))
+        for d in shape[len(parts) :]:
+            comps.append(Comp(len(new_shape)))
+            new_shape.append(d)
+        return tuple(new_shape), tuple(comps)
+
+    def slice_bound(self, node: ast.expr | None, line: int) -> int | None:
+        if node is None:
+            return None
+        te = self.lw.expr(node)
+        if isinstance(te.e, ir.Const) and te.e.dtype.is_int:
+            return int(te.e.value)
+        r = range_of(te.pt)
+        if r is None or r[0] != r[1] or not isinstance(te.pt, PyInt):
+            raise Reject(
+                line,
+                f"slice bound {text(node)} is not a constant (slice bounds must be known when compiling)",
+            )
+        return r[0]
+
+    def int_index(self, node: ast.expr, dim: int, line: int) -> Ix:
+        te = self.lw.expr(node)
+        if isinstance(te.e, ir.Const) and te.e.dtype.is_int:
+            k = int(te.e.value)
+            if not -dim <= k < dim:
+                raise Reject(line, f"index {k} is out of bounds for a dimension of size {dim}")
+            return ix_const(k + dim if k < 0 else k)
+        return Ix(self.lw.index_of(te, node, dim, line), 0, dim - 1)
+
+
+def _max_rank(*ranks: int | None) -> int | None:
+    known = [r for r in ranks if r is not None]
+    return max(known) if known else None
+
+
+def _matmul_rank(ra: int | None, rb: int | None) -> int | None:
+    if ra is None or rb is None:
+        return _max_rank(ra, rb)  # a scalar operand: rejected (or a product) by `matmul`
+    if ra == 1 and rb == 1:
+        return None
+    return 2 if ra == 2 and rb == 2 else 1

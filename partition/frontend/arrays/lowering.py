@@ -1,0 +1,38 @@
+"""The whole-array lowering of one function, composed of its parts.
+
+`ArrayLowering` is what the function's lowerer holds as `arr`: array
+expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
+reductions and products (`Reductions`), the names bound to arrays
+(`Bindings`) and the statements that store arrays (`ArrayStatements`). This
+module only composes them and holds the state they share within a round.
+"""
+
+from __future__ import annotations
+
+from partition.dtypes import DType
+from partition.frontend.arrays.bindings import Bindings
+from partition.frontend.arrays.elementwise import Elementwise
+from partition.frontend.arrays.expressions import ArrayExpressions
+from partition.frontend.arrays.reductions import Reductions
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.statements import ArrayStatements
+from partition.frontend.arrays.values import Region, View
+
+
+class ArrayLowering(ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements):
+    """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
+
+    def __init__(self, lw: ScalarLowering):
+        self.lw = lw
+        self.versions: dict[str, list[tuple[DType, tuple[int, ...]]]] = {}
+        self.snapshots: set[str] = set()  # scalars holding the dynamic indices of bound views
+        self.bound_in: dict[str, Region | None] = {}  # by variable key: the innermost region it was bound in
+
+    def new_round(self) -> None:
+        self.versions = {}
+        self.snapshots = set()
+        self.bound_in = {}
+
+    @staticmethod
+    def is_view(x: object) -> bool:
+        return isinstance(x, View)

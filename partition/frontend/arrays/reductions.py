@@ -1,0 +1,289 @@
+"""Values accumulated over array elements: reductions and products.
+
+np.sum/mean/max/min/argmax/argmin and their methods become a loop with an
+accumulator whose value the expression then reads; np.dot and @ become loops
+of sums of products (a scalar for two vectors, an array produced into its
+target otherwise). The loops go before the statement being lowered (`emit`).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from partition import ir
+from partition.dtypes import DType, dtype
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.values import AV, Ix, Operand, View, full_view, ix_const
+from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.syntax import METHOD_REDUCTIONS, REDUCTIONS, text
+from partition.frontend.types import NP
+
+
+class Reductions:
+    """Reductions and products of arrays (part of `ArrayLowering`)."""
+
+    lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
+
+    def matmul(self, a: Operand, b: Operand, node: ast.AST, what: str) -> AV:
+        """a @ b with a 2-D operand: an array produced by loops (straight into the target when it can)."""
+        lw = self.lw
+        line = lw.where(node)
+        if not isinstance(a, AV) or not isinstance(b, AV):
+            if what == "@":
+                raise Reject(line, f"{text(node)}: @ with a scalar operand (numpy raises)")
+            return self.scaled(a, b, node, what)
+        ra, rb = len(a.shape), len(b.shape)
+        k = a.shape[-1]
+        kb = b.shape[0]
+        if k != kb:
+            raise Reject(line, f"{what}: shapes {a.shape} and {b.shape} are not aligned")
+        rdt = self.probe(np.dot, [a, b], f"{what} of {a.dtype.name} and {b.dtype.name} arrays", line)
+        self.note_float_order(rdt, what, "numpy uses BLAS", line)
+        if ra == 2 and rb == 1:
+            shape: tuple[int, ...] = (a.shape[0],)
+        elif ra == 1 and rb == 2:
+            shape = (b.shape[1],)
+        else:
+            shape = (a.shape[0], b.shape[1])
+
+        def operands(idx: tuple[Ix, ...], kk: Ix) -> tuple[TE, TE]:
+            if ra == 2 and rb == 1:
+                return a.at((idx[0], kk)), b.at((kk,))
+            if ra == 1:
+                return a.at((kk,)), b.at((kk, idx[0]))
+            return a.at((idx[0], kk)), b.at((kk, idx[1]))
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                acc = self.accumulate(k, rdt, line, lambda kk: operands(idx, kk))
+                value = lw.store_value(TE(NP(rdt), acc[1]), target.base, line)
+                return [*acc[0], ir.Store(target.base.name, target.index(idx), value, line)]
+
+            target.base.stored = True
+            return self.loop_nest(shape, line, body)
+
+        return self.produced(shape, rdt, fill, line)
+
+    def scaled(self, a: Operand, b: Operand, node: ast.AST, what: str) -> AV:
+        """np.dot with a scalar operand: a product in numpy's dtype for it (the scalar is not weak here)."""
+        line = self.lw.where(node)
+
+        def element(t: list[TE]) -> TE:
+            return TE(NP(rdt), _mul(cast(t[0].e, rdt), cast(t[1].e, rdt), rdt))
+
+        rdt = self.probe(np.dot, [a, b], what, line)
+        return self.elementwise([a, b], element, np.dot, what, line)
+
+    def accumulate(
+        self, n: int, rdt: DType, line: int, pair: Callable[[Ix], tuple[TE, TE]]
+    ) -> tuple[list[ir.Stmt], ir.Var]:
+        """Statements leaving sum over k < n of pair(k)[0] * pair(k)[1] in an accumulator of `rdt`."""
+        acc = self.scalar_temp("acc", rdt)
+
+        def body(kk: tuple[Ix, ...]) -> list[ir.Stmt]:
+            x, y = pair(kk[0])
+            prod = _mul(cast(x.e, rdt), cast(y.e, rdt), rdt)
+            return [ir.Assign(acc.name, _add(acc, prod, rdt), line)]
+
+        return [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest((n,), line, body)], acc
+
+    def produced(
+        self, shape: tuple[int, ...], rdt: DType, fill: Callable[[View], list[ir.Stmt]], line: int
+    ) -> AV:
+        """An AV made by loops: its elements are read from a temporary filled on first use."""
+        temp: list[View] = []
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            if not temp:
+                info = self.temp_array(rdt, shape)
+                temp.append(full_view(info))
+                self.emit(fill(temp[0]), line, "a matrix product")
+            return self.view_av(temp[0]).at(idx)
+
+        return AV(shape, rdt, at, fill=fill)
+
+    def scalar_call(self, node: ast.Call) -> TE | None:
+        """A call with a scalar result computed from arrays (reductions, dot of vectors), or None."""
+        lw = self.lw
+        f = node.func
+        np_name = lw.numpy_attr(f)
+        line = node.lineno
+        if np_name in REDUCTIONS:
+            if not node.args or isinstance(node.args[0], ast.Starred):
+                raise Reject(line, f"np.{np_name}() without an array")
+            kind = {"amax": "max", "amin": "min"}.get(np_name, np_name)
+            arg = node.args[0]
+            if self.rank_of(arg) is None:
+                raise Reject(line, f"np.{np_name}() of a scalar")
+            return self.reduce(kind, self.av(arg), node, node.args[1:], f"np.{np_name}()")
+        if np_name in ("dot", "matmul") and len(node.args) == 2 and not node.keywords:
+            ra, rb = self.rank_of(node.args[0]), self.rank_of(node.args[1])
+            if ra == 1 and rb == 1:
+                return self.dot_scalar(node.args[0], node.args[1], node, f"np.{np_name}()")
+            if ra is None and rb is None:
+                raise Reject(line, f"np.{np_name}() of scalars")
+            return None
+        if np_name in ("minimum", "maximum", "clip") and not node.keywords:
+            if any(self.rank_of(a) is not None for a in node.args):
+                return None
+            return self.scalar_extremum(np_name, node)
+        if isinstance(f, ast.Attribute) and f.attr in METHOD_REDUCTIONS and self.rank_of(f.value) is not None:
+            return self.reduce(f.attr, self.av(f.value), node, node.args, f".{f.attr}()")
+        return None
+
+    def scalar_extremum(self, name: str, node: ast.Call) -> TE:
+        """np.maximum/np.minimum/np.clip of scalars: a numpy scalar, NaN propagating."""
+        lw = self.lw
+        if name == "clip":
+            lw.nargs(node, 3, "np.clip")
+            args: list[Operand | None] = [lw.expr(node.args[0]), *(self.bound(x) for x in node.args[1:])]
+            ops, element = self.clip_parts(args, node)
+        else:
+            lw.nargs(node, 2, f"np.{name}")
+            ops = [lw.expr(a) for a in node.args]
+            _, element = self.minmax_parts("max" if name == "maximum" else "min", ops, node)
+        return element(ops)  # type: ignore[arg-type]
+
+    def reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> TE:
+        lw = self.lw
+        line = node.lineno
+        if extra:
+            raise Reject(line, f"{what} with an axis argument (reductions along one axis are not supported)")
+        acc_dt: DType | None = None
+        for kw in node.keywords:
+            if kw.arg == "axis" and isinstance(kw.value, ast.Constant) and kw.value.value is None:
+                continue
+            if kw.arg == "dtype" and kind in ("sum", "mean"):
+                acc_dt = lw.parse_dtype(kw.value, line)
+                continue
+            if kw.arg == "axis":
+                raise Reject(line, f"{what} with axis= (reductions along one axis are not supported)")
+            raise Reject(line, f"{what} with {kw.arg}=")
+        sample = np.ones(1, dtype=a.dtype.np)
+        fn = getattr(np, kind)
+        kwargs = {"dtype": acc_dt.np} if acc_dt is not None else {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                rdt = dtype(np.asarray(fn(sample, **kwargs)).dtype)
+            except (TypeError, ValueError, KeyError) as e:
+                raise Reject(line, f"{what} of a {a.dtype.name} array: {e}") from None
+        n = int(np.prod(a.shape))
+        if kind in ("sum", "mean"):
+            if rdt.is_bool or (kind == "mean" and not rdt.is_float):
+                raise Reject(line, f"{what} accumulating in {rdt.name}")
+            self.note_float_order(rdt, what, "numpy adds pairwise", line)
+            acc = self.scalar_temp("acc", rdt)
+
+            def add(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                return [ir.Assign(acc.name, ir.Bin("add", acc, cast(a.at(idx).e, rdt), rdt), line)]
+
+            self.emit(
+                [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(a.shape, line, add)], line, what
+            )
+            if kind == "mean":
+                return TE(NP(rdt), ir.Bin("div", acc, const(n, rdt), rdt))
+            return TE(NP(rdt), acc)
+        first = a.at(tuple(ix_const(0) for _ in a.shape))
+        if kind in ("max", "min"):
+            acc = self.scalar_temp("acc", rdt)
+
+            def keep(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                return [ir.Assign(acc.name, self.extremum(kind, TE(NP(rdt), acc), a.at(idx), rdt).e, line)]
+
+            self.emit(
+                [ir.Assign(acc.name, cast(first.e, rdt), line), *self.loop_nest(a.shape, line, keep)],
+                line,
+                what,
+            )
+            return TE(NP(rdt), acc)
+        # argmax / argmin: the first extreme element (the first NaN for floats)
+        best = self.scalar_temp("best", a.dtype)
+        pos = self.scalar_temp("pos", rdt)
+        cmp = "gt" if kind == "argmax" else "lt"
+
+        def pick(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+            x = a.at(idx).e
+            take: ir.Expr = ir.Cmp(cmp, x, best)
+            if a.dtype.is_float:
+                take = ir.Logic("land", ir.Cmp("eq", best, best), ir.Logic("lor", take, ir.Cmp("ne", x, x)))
+            flat = _flat(idx, a.shape, rdt)
+            return [ir.If(take, [ir.Assign(pos.name, flat, line), ir.Assign(best.name, x, line)], [], line)]
+
+        self.emit(
+            [
+                ir.Assign(best.name, first.e, line),
+                ir.Assign(pos.name, const(0, rdt), line),
+                *self.loop_nest(a.shape, line, pick),
+            ],
+            line,
+            what,
+        )
+        return TE(NP(rdt), pos)
+
+    def dot_scalar(self, left: ast.expr, right: ast.expr, node: ast.AST, what: str) -> TE:
+        """1-D . 1-D: a scalar sum of products in numpy's result dtype."""
+        line = self.lw.where(node)
+        a, b = self.av(left), self.av(right)
+        if len(a.shape) != 1 or len(b.shape) != 1:
+            raise Reject(line, f"{what} of arrays of ranks {len(a.shape)} and {len(b.shape)}")
+        if a.shape != b.shape:
+            raise Reject(line, f"{what}: shapes {a.shape} and {b.shape} are not aligned")
+        rdt = self.probe(np.dot, [a, b], f"{what} of {a.dtype.name} and {b.dtype.name} arrays", line)
+        self.note_float_order(rdt, what, "numpy uses BLAS", line)
+        stmts, acc = self.accumulate(a.shape[0], rdt, line, lambda kk: (a.at((kk,)), b.at((kk,))))
+        self.emit(stmts, line, what)
+        return TE(NP(rdt), acc)
+
+    def emit(self, stmts: list[ir.Stmt], line: int, what: str) -> None:
+        """Statements computing a value the current expression reads, placed before its statement.
+
+        They run unconditionally: inside a conditional expression (or the right
+        side of and/or) that is only safe when they read no element at an index
+        the condition might guard.
+        """
+        if self.lw.cond_depth > 0:
+            known = {s.var for s in ir.walk_stmts(stmts) if isinstance(s, ir.For)} | self.snapshots
+            for s in ir.walk_stmts(stmts):
+                for e in ir.stmt_exprs(s):
+                    for x in ir.walk_expr(e):
+                        if isinstance(x, ir.Load) and any(
+                            isinstance(v, ir.Var) and v.name not in known
+                            for i in x.index
+                            for v in ir.walk_expr(i)
+                        ):
+                            raise Reject(
+                                line,
+                                f"{what} inside a conditional expression or and/or reads elements at an index "
+                                "the condition may guard (compute it in a statement of its own)",
+                            )
+        self.lw.pending.extend(stmts)
+
+    def note_float_order(self, rdt: DType, what: str, how: str, line: int) -> None:
+        if rdt.is_float:
+            self.lw.note(
+                f"line {line}: {what} accumulates {rdt.name} in index order ({how}); the last bits may "
+                "differ from numpy's"
+            )
+
+
+def _mul(x: ir.Expr, y: ir.Expr, dt: DType) -> ir.Expr:
+    return ir.Bin("and" if dt.is_bool else "mul", x, y, dt)
+
+
+def _add(x: ir.Expr, y: ir.Expr, dt: DType) -> ir.Expr:
+    return ir.Bin("or" if dt.is_bool else "add", x, y, dt)
+
+
+def _flat(idx: tuple[Ix, ...], shape: tuple[int, ...], dt: DType) -> ir.Expr:
+    """Row-major flat position of idx in `shape`, in `dt` (what argmax returns)."""
+    e: ir.Expr | None = None
+    for i, n in zip(idx, shape):
+        term = cast(i.e, dt)
+        e = term if e is None else ir.Bin("add", ir.Bin("mul", e, const(n, dt), dt), term, dt)
+    assert e is not None
+    return e

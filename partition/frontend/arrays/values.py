@@ -1,0 +1,188 @@
+"""Array values and how they index their elements, with no lowering state.
+
+`Ix` is an index expression with the interval it takes; `Comp` says how one
+dimension of a source array is indexed by a result's dimensions (an affine
+map, or a fixed index), so slices of slices and transposes compose without
+code. `View` is stored elements seen through such maps (numpy's basic
+indexing), `AV` an array value (a shape, a dtype and the IR of the element at
+an index) and `Region` a loop body or branch being lowered. These are plain
+values every part of the array lowering builds and reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from partition import ir
+from partition.dtypes import INT64, DType, narrowest_signed
+from partition.frontend.model import TE, ArrayInfo, cast, const
+from partition.frontend.types import NP, PyFloat, PyInt, describe
+
+# ---------------------------------------------------------------- indices
+
+
+@dataclass(frozen=True)
+class Ix:
+    """An index expression and the interval of values it takes (in bounds by construction)."""
+
+    e: ir.Expr
+    lo: int
+    hi: int
+
+
+def ix_const(k: int) -> Ix:
+    return Ix(const(k, narrowest_signed(k, k) or INT64), k, k)
+
+
+def affine(ix: Ix, start: int, step: int) -> Ix:
+    """start + step * ix, folded, in the narrowest type holding every intermediate value."""
+    if start == 0 and step == 1:
+        return ix
+    lo, hi = sorted((start + step * ix.lo, start + step * ix.hi))
+    if ix.lo == ix.hi:
+        return ix_const(lo)
+    plo, phi = sorted((step * ix.lo, step * ix.hi))
+    dt = narrowest_signed(min(ix.lo, plo, lo, start), max(ix.hi, phi, hi, start)) or INT64
+    e = cast(ix.e, dt)
+    if step == -1:
+        e = ir.Bin("sub", const(start, dt), e, dt)
+    else:
+        if step != 1:
+            e = ir.Bin("mul", e, const(step, dt), dt)
+        if start != 0:
+            e = ir.Bin("add", e, const(start, dt), dt)
+    return Ix(e, lo, hi)
+
+
+@dataclass(frozen=True)
+class Comp:
+    """How one source dimension is indexed: by result dimension `dim` as
+    start + step * i, or (dim == -1) by the fixed index `fixed`."""
+
+    dim: int = -1
+    start: int = 0
+    step: int = 1
+    fixed: Ix | None = None
+
+
+def map_index(comps: tuple[Comp, ...], idx: tuple[Ix, ...]) -> tuple[Ix, ...]:
+    out = []
+    for c in comps:
+        if c.fixed is not None:
+            out.append(c.fixed)
+        else:
+            out.append(affine(idx[c.dim], c.start, c.step))
+    return tuple(out)
+
+
+def compose(outer: tuple[Comp, ...], inner: tuple[Comp, ...]) -> tuple[Comp, ...]:
+    """`outer` indexes a base by a view's dimensions, `inner` the view by new ones."""
+    out = []
+    for c in outer:
+        if c.fixed is not None:
+            out.append(c)
+            continue
+        i = inner[c.dim]
+        if i.fixed is not None:
+            out.append(Comp(fixed=affine(i.fixed, c.start, c.step)))
+        else:
+            out.append(Comp(i.dim, c.start + c.step * i.start, c.step * i.step))
+    return tuple(out)
+
+
+def identity(rank: int) -> tuple[Comp, ...]:
+    return tuple(Comp(d) for d in range(rank))
+
+
+def bcast(idx: tuple[Ix, ...], shape: tuple[int, ...], out: tuple[int, ...]) -> tuple[Ix, ...]:
+    """Indices into an operand of `shape` broadcast to `out` (numpy aligns trailing dimensions)."""
+    r = len(out) - len(shape)
+    return tuple(ix_const(0) if d == 1 and out[r + j] != 1 else idx[r + j] for j, d in enumerate(shape))
+
+
+# ----------------------------------------------------------------- values
+
+
+@dataclass(eq=False)
+class View:
+    """Elements of an IR array seen through slices and integer indices (numpy's basic indexing)."""
+
+    base: ArrayInfo
+    shape: tuple[int, ...]
+    comps: tuple[Comp, ...]
+
+    @property
+    def dtype(self) -> DType:
+        return self.base.dtype
+
+    @property
+    def pyname(self) -> str:
+        return self.base.pyname
+
+    def same(self, other: object) -> bool:
+        return (
+            isinstance(other, View)
+            and other.base is self.base
+            and other.shape == self.shape
+            and other.comps == self.comps
+        )
+
+    def index(self, idx: tuple[Ix, ...]) -> tuple[ir.Expr, ...]:
+        return tuple(i.e for i in map_index(self.comps, idx))
+
+
+def full_view(info: ArrayInfo) -> View:
+    return View(info, info.shape, identity(len(info.shape)))
+
+
+@dataclass(eq=False)
+class AV:
+    """An array value: `at(idx)` is the element at `idx` (one Ix per dimension).
+
+    `view` is set when the value is stored elements (a name or slice); `fill`
+    when it is produced by loops of its own (a matrix product), which can write
+    straight into a target.
+    """
+
+    shape: tuple[int, ...]
+    dtype: DType
+    at: Callable[[tuple[Ix, ...]], TE]
+    view: View | None = None
+    fill: Callable[[View], list[ir.Stmt]] | None = None
+
+
+Operand = AV | TE
+
+
+@dataclass(eq=False)
+class Region:
+    """A loop body or a branch being lowered: the names bound to arrays as it began, and the
+    arrays names were rebound to inside it (name, array, line)."""
+
+    bound: set[str]
+    loop: bool
+    rebound: list[tuple[str, ArrayInfo, int]] = field(default_factory=list)
+
+
+def numpy_sample(x: Operand) -> Any:
+    """A value numpy sees in place of an operand when it decides a result dtype."""
+    if isinstance(x, AV):
+        return np.ones(1, dtype=x.dtype.np)
+    known = x.e.value if isinstance(x.e, ir.Const) else None
+    if isinstance(x.pt, NP):
+        return x.pt.dtype.np.type(1 if known is None else known)
+    if isinstance(x.pt, PyInt):
+        return 1 if known is None else int(known)
+    if isinstance(x.pt, PyFloat):
+        return 1.0 if known is None else float(known)
+    return True if known is None else bool(known)
+
+
+def describe_operand(x: Operand) -> str:
+    if isinstance(x, AV):
+        return f"{x.dtype.name} array"
+    return describe(x.pt)

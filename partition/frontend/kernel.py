@@ -1,0 +1,106 @@
+"""The lowered function assembled into a `Kernel`.
+
+After the last round: array parameters get their direction (in, out when
+every element is stored before any is read, inout), returned local arrays
+become output parameters, and the scalars and local arrays the body uses are
+declared.
+"""
+
+from __future__ import annotations
+
+from partition import ir
+from partition.dtypes import DType
+from partition.frontend.model import ArrayInfo
+from partition.frontend.types import ir_dtype
+
+
+class KernelAssembly:
+    """The `Kernel` of the lowered body (part of `Lowerer`)."""
+
+    def kernel(self, body: list[ir.Stmt]) -> ir.Kernel:
+        params: list[ir.Param] = []
+        by_pos: dict[int, ir.Param] = {}
+        for a in self.all_arrays.values():
+            if a.kind == "param":
+                if a.stored:
+                    direction = "out" if (not a.loaded and self.full_coverage(a, body)) else "inout"
+                else:
+                    direction = "in"
+                by_pos[a.position] = ir.Param(
+                    a.name, "array", a.dtype, a.shape, direction, a.pytype, ("arg", a.position)
+                )
+        for irn, dt, _pt, pos, t in self.top.scalar_params.values():
+            by_pos[pos] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
+        params = [by_pos[k] for k in sorted(by_pos)]
+        for a in self.all_arrays.values():
+            if a.kind == "local" and a.returned is not None:
+                params.append(
+                    ir.Param(a.name, "array", a.dtype, a.shape, "out", a.pytype, ("return", a.returned))
+                )
+        returned_locals = {
+            a.name for a in self.all_arrays.values() if a.kind == "local" and a.returned is not None
+        }
+        locals_ = [
+            ir.LocalArray(a.name, a.dtype, a.shape, a.init if a.kind == "rom" else None)
+            for a in self.all_arrays.values()
+            if a.kind in ("local", "rom") and a.name not in returned_locals and (a.loaded or a.stored)
+        ]
+        scalars: dict[str, DType] = {}
+        for pyname, st in sorted(self.vars.items()):
+            if st.pt is not None and pyname in self.ir_names:
+                scalars[self.ir_names[pyname]] = ir_dtype(st.pt)
+        for s in ir.walk_stmts(body):
+            if isinstance(s, ir.For):
+                scalars.setdefault(s.var, s.start.dtype)
+        used = self.used_scalar_names(body)
+        scalars = {k: v for k, v in sorted(scalars.items()) if k in used}
+        return ir.Kernel(
+            name=self.task,
+            params=params,
+            scalars=scalars,
+            locals=locals_,
+            body=body,
+            ret=self.ret,
+            ret_pytype=self.ret_pytype,
+            returns=list(self.returns),
+            return_tuple=self.return_tuple,
+            source_file=self.top.src.rel,
+            source_line=self.top.fn.lineno,
+            notes=list(self.notes),
+            py_params=list(self.py_params),
+            specialised=dict(self.specialised),
+        )
+
+    def used_scalar_names(self, body: list[ir.Stmt]) -> set[str]:
+        used: set[str] = set()
+        for s in ir.walk_stmts(body):
+            if isinstance(s, (ir.Assign,)):
+                used.add(s.var)
+            if isinstance(s, ir.For):
+                used.add(s.var)
+            for e in ir.stmt_exprs(s):
+                for x in ir.walk_expr(e):
+                    if isinstance(x, ir.Var):
+                        used.add(x.name)
+        params = {irn for irn, _dt, _pt, _pos, _t in self.top.scalar_params.values()}
+        return used - params
+
+    def full_coverage(self, a: ArrayInfo, body: list[ir.Stmt]) -> bool:
+        """True when a top-level loop nest stores every element of `a` unconditionally."""
+        return any(self._covers(s, a, []) for s in body)
+
+    def _covers(self, s: ir.Stmt, a: ArrayInfo, loops: list[ir.For]) -> bool:
+        if isinstance(s, ir.For):
+            if s.step != 1 or not isinstance(s.start, ir.Const) or s.start.value != 0:
+                return False
+            if not isinstance(s.stop, ir.Const):
+                return False
+            if any(isinstance(x, (ir.Break, ir.Continue)) for x in ir.walk_stmts(s.body)):
+                return False
+            return any(self._covers(b, a, [*loops, s]) for b in s.body)
+        if isinstance(s, ir.Store) and s.array == a.name and len(loops) == len(a.shape):
+            for idx, loop, dim in zip(s.index, loops, a.shape):
+                if not (isinstance(idx, ir.Var) and idx.name == loop.var and loop.stop.value == dim):
+                    return False
+            return True
+        return False

@@ -1,0 +1,222 @@
+"""Lowering one profiled Python function to a `Kernel`.
+
+The lowering runs in rounds. Each round walks the function's AST once,
+building IR with the variable types known so far and collecting the type of
+every assignment; variable types are the join of their assignments (one type
+per variable for the whole function, as hardware needs). Rounds repeat until
+the types settle. Python ints carry an interval; a variable whose interval
+keeps growing (an accumulator) is widened to what the profile observed, or to
+64 bits, and the kernel notes say which width was assumed.
+
+Whole-array numpy code (slices, elementwise operators, reductions, products)
+is lowered to loops by `partition.frontend.arrays`, which the lowerer holds as
+`arr` and its parts call wherever an expression is array-valued.
+
+Anything outside the subset raises `Reject` with the line and the construct;
+the caller turns it into a one-line reason and the task stays on the CPU.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+from partition import ir
+from partition.dtypes import DType
+from partition.frontend.arrays import ArrayLowering
+from partition.frontend.calls import Calls
+from partition.frontend.expressions import Expressions
+from partition.frontend.indexing import Indexing
+from partition.frontend.inlining import Inlining
+from partition.frontend.inputs import Inputs
+from partition.frontend.kernel import KernelAssembly
+from partition.frontend.loops import Loops
+from partition.frontend.makers import Makers
+from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
+from partition.frontend.returns import EarlyReturnError, rewrite_returns
+from partition.frontend.source import FunctionSource
+from partition.frontend.statements import Statements
+from partition.frontend.types import PyType
+from partition.frontend.variables import Variables
+from partition.names import c_name
+from partition.profile.model import FunctionProfile
+
+MAX_ROUNDS = 24
+
+
+class Lowerer(
+    Inputs, Variables, Statements, Loops, Makers, Indexing, Expressions, Calls, Inlining, KernelAssembly
+):
+    """Lowers one profiled function to a `Kernel` in rounds (see the module docstring).
+
+    This class holds the state of the lowering and drives the rounds; its parts
+    (the classes it is made of) lower inputs, variables, statements, loops,
+    new arrays and lists, subscripts, expressions, calls and inlined functions,
+    and assemble the kernel. `arr` lowers whole-array numpy code.
+    """
+
+    def __init__(
+        self,
+        fp: FunctionProfile,
+        src: FunctionSource,
+        task: str,
+        functions: dict[str, FunctionProfile] | None = None,
+        app_dir: Path | None = None,
+    ):
+        self.top = Scope("", fp, src, src.node, local_names=assigned_names(src.node))
+        self.sc = self.top
+        self.functions = functions or {}
+        self.app_dir = app_dir
+        self.key_scope: dict[str, tuple[Scope, str]] = {}
+        self.all_arrays: dict[str, ArrayInfo] = {}
+        self.roms: dict[str, ArrayInfo] = {}
+        self.inline_stack: list[tuple[str, int]] = []
+        self.pending: list[ir.Stmt] = []
+        self.call_statement: ast.Call | None = None
+        self.cond_depth = 0
+        self.task = task
+        self.notes: list[str] = []
+        self.vars: dict[str, VarState] = {}
+        self.specialised: dict[str, Any] = {}
+        self.used_names: set[str] = set()
+        self.ir_names: dict[str, str] = {}
+        self.r = RoundState()
+        self.observed_mode = False
+        self.returns: list[tuple[str, str]] = []
+        self.ret: DType | None = None
+        self.ret_pytype = ""
+        self.return_tuple = False
+        self.arr = ArrayLowering(self)
+
+    # the current scope's view of names
+    @property
+    def fp(self) -> FunctionProfile:
+        return self.sc.fp
+
+    @property
+    def src(self) -> FunctionSource:
+        return self.sc.src
+
+    @property
+    def fn(self) -> ast.FunctionDef:
+        return self.sc.fn
+
+    @property
+    def arrays(self) -> dict[str, ArrayInfo]:
+        return self.sc.arrays
+
+    @property
+    def consts(self) -> dict[str, TE]:
+        return self.sc.consts
+
+    @property
+    def scalar_params(self) -> dict[str, tuple[str, DType, PyType, int, str]]:
+        return self.sc.scalar_params
+
+    @property
+    def obs_params(self) -> dict[str, PyType]:
+        return self.sc.obs_params
+
+    @property
+    def local_names(self) -> set[str]:
+        return self.sc.local_names
+
+    @property
+    def global_values(self) -> dict[str, Any]:
+        return self.sc.global_values
+
+    @property
+    def facts(self) -> dict[str, tuple[int, int]]:
+        return self.sc.facts
+
+    def key(self, pyname: str) -> str:
+        """The table key of a variable of the current scope."""
+        k = self.sc.prefix + pyname
+        self.key_scope.setdefault(k, (self.sc, pyname))
+        return k
+
+    def add_array(self, pyname: str, info: ArrayInfo) -> ArrayInfo:
+        self.sc.arrays[pyname] = info
+        self.all_arrays[info.name] = info
+        return info
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def irname(self, pyname: str) -> str:
+        if pyname in self.ir_names:
+            return self.ir_names[pyname]
+        if ":" in pyname:  # a variable of an inlined helper: helper#k:name
+            fn, _, n = pyname.partition(":")
+            base = c_name(f"{fn.split('#')[0]}_{n.lstrip('_')}")
+        else:
+            base = c_name(pyname)
+        return self.unique_name(pyname, base)
+
+    def unique_name(self, key: str, base: str) -> str:
+        """`base`, or `base_2`, `base_3`, ... if taken: the IR name of table key `key` from now on."""
+        name = base
+        k = 2
+        while name in self.used_names:
+            name = f"{base}_{k}"
+            k += 1
+        self.used_names.add(name)
+        self.ir_names[key] = name
+        return name
+
+    def where(self, node: ast.AST) -> int:
+        return getattr(node, "lineno", self.fn.lineno)
+
+    def lower(self) -> ir.Kernel:
+        """The function's Kernel: rounds of lowering until the variable types settle."""
+        self.bind_params()
+        self.bind_globals()
+        params = dict(self.top.arrays)
+        body = self.function_body(self.fn)
+        stmts: list[ir.Stmt] = []
+        for _ in range(MAX_ROUNDS):
+            self.r = RoundState()
+            self.returns = []
+            self.sc = self.top
+            # names are bound in program order within a round (numpy rebinding)
+            self.top.arrays, self.top.views = dict(params), {}
+            self.arr.new_round()
+            for a in self.all_arrays.values():
+                a.loaded = a.stored = a.full_store = False
+                a.returned = None
+            stmts = self.block(body, top=True)
+            if not self.settle():
+                break
+        else:
+            raise Reject(self.fn.lineno, "variable types did not settle (too many type changes)")
+        return self.kernel(stmts)
+
+    def function_body(self, fn: ast.FunctionDef) -> list[ast.stmt]:
+        """The statements to lower: docstring dropped, early returns folded into one final return."""
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        if not body:
+            return []
+        self.check_returns(body, nested_only=True)
+        try:
+            body = rewrite_returns(body)
+        except EarlyReturnError as e:
+            raise Reject(e.line, e.construct) from None
+        self.sc.local_names |= {
+            n.id
+            for s in body
+            for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        self.check_returns(body)
+        return body
+
+    def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Return) and (not body or node is not body[-1]) and not nested_only:
+                raise Reject(node.lineno, "return before the end of the function")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                raise Reject(node.lineno, "nested function or class definition")

@@ -1,0 +1,271 @@
+"""Statements: assignments, augmented assignments, branches, returns and the rest.
+
+Each statement lowers to IR statements, preceded by what inlined calls and
+array expressions in it compute (`pending`). Loops are lowered by
+`partition.frontend.loops`, array-valued assignments by the array lowering;
+anything else is rejected with the statement's line.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from partition import ir
+from partition.frontend.model import TE, ArrayInfo, Reject, cast
+from partition.frontend.returns import VALUE as RET_VALUE
+from partition.frontend.syntax import BINOPS, OP_TEXT
+from partition.frontend.types import NP, PyBool, PyFloat, PyInt, fits, ir_dtype
+
+
+class Statements:
+    """Statements (part of `Lowerer`)."""
+
+    def block(self, body: list[ast.stmt], top: bool = False) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in body:
+            out.extend(self.stmt(s, top))
+        return out
+
+    def stmt(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
+        """One statement, preceded by what inlined calls in it compute."""
+        outer = self.pending
+        self.pending = []
+        value = getattr(s, "value", None)
+        self.call_statement = value if isinstance(value, ast.Call) else None
+        try:
+            out = self.stmt_body(s, top)
+            return self.pending + out
+        finally:
+            self.pending = outer
+            self.call_statement = None
+
+    def stmt_body(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
+        line = s.lineno
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                if not all(isinstance(t, ast.Name) for t in s.targets):
+                    raise Reject(line, "chained assignment to an element (a[i] = b = ...)")
+                # `a = b = v`: a and b name the one value v
+                first = s.targets[0]
+                out = self.assign(first, s.value, line, top)
+                for t in s.targets[1:]:
+                    out += self.assign(t, ast.copy_location(ast.Name(first.id, ast.Load()), first), line, top)
+                return out
+            return self.assign(s.targets[0], s.value, line, top)
+        if isinstance(s, ast.AnnAssign):
+            if s.value is None:
+                return []
+            return self.assign(s.target, s.value, line, top)
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s)
+        if isinstance(s, ast.For):
+            return [self.for_loop(self.indexed_for(s))]
+        if isinstance(s, ast.If):
+            cond = self.truth(self.expr(s.test), s.test)
+            with self.facts_from(s.test, True), self.nested():
+                then = self.block(s.body)
+            with self.facts_from(s.test, False), self.nested():
+                orelse = self.block(s.orelse)
+            return [ir.If(cond.e, then, orelse, line)]
+        if isinstance(s, ast.Return):
+            return self.return_stmt(s)
+        if isinstance(s, ast.Pass):
+            return []
+        if isinstance(s, ast.Break):
+            return [ir.Break(line)]
+        if isinstance(s, ast.Continue):
+            return [ir.Continue(line)]
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+                return []
+            if isinstance(s.value, ast.Call):
+                helper = self.resolve_helper(s.value.func)
+                if helper is None:
+                    raise Reject(line, f"call to {self.callee_text(s.value.func)}() as a statement")
+                self.inline(s.value, *helper)
+                return []
+            raise Reject(line, "expression statement")
+        if isinstance(s, ast.Assert):
+            self.note(f"assert at line {line} is not checked in hardware")
+            return []
+        if isinstance(s, ast.While):
+            return [self.while_loop(s)]
+        return [self.reject_stmt(s)]
+
+    @contextmanager
+    def nested(self, loop: bool = False) -> Iterator[None]:
+        """Statements inside a loop body or a branch (what array names name must agree where paths meet)."""
+        region = self.arr.enter(loop)
+        try:
+            yield
+        finally:
+            self.arr.leave(region)
+        self.arr.check_loop(region)
+
+    def reject_stmt(self, s: ast.stmt) -> ir.Stmt:
+        names = {
+            ast.With: "with statement",
+            ast.Try: "try statement",
+            ast.Raise: "raise statement",
+            ast.Global: "global statement",
+            ast.Nonlocal: "nonlocal statement",
+            ast.Delete: "del statement",
+            ast.Import: "import statement",
+            ast.ImportFrom: "import statement",
+            ast.FunctionDef: "nested function",
+            ast.ClassDef: "class definition",
+            ast.AsyncFor: "async for",
+            ast.AsyncWith: "async with",
+            ast.Match: "match statement",
+        }
+        raise Reject(s.lineno, names.get(type(s), type(s).__name__))
+
+    def assign(self, target: ast.expr, value: ast.expr, line: int, top: bool) -> list[ir.Stmt]:
+        if isinstance(target, ast.Name):
+            if self.is_array_maker(value):
+                return self.make_array(target.id, value, line)
+            if isinstance(value, (ast.List, ast.ListComp, ast.BinOp)) and self.list_maker(value) is not None:
+                return self.make_list(target.id, value, line)
+            helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
+            if helper is not None:
+                result = self.inline(value, *helper)
+                return self.bind_result(target.id, result, line)
+            if isinstance(value, ast.Name) and self.lookup_array(value.id) is not None:
+                if target.id.startswith(RET_VALUE):
+                    raise Reject(line, "returns an array from more than one place")
+                raise Reject(line, f"array alias {target.id} = {value.id} (use the array directly)")
+            if self.arr.rank_of(value) is not None:
+                return self.arr.assign_name(target.id, value, line)
+            if target.id in self.arrays or target.id in self.sc.views:
+                raise Reject(line, f"{target.id} is an array here and a scalar elsewhere")
+            te = self.expr(value)
+            return [self.assign_var(target.id, te, line, value)]
+        if isinstance(target, ast.Subscript):
+            if self.arr.rank_of(target) is not None:
+                return self.arr.assign_elements(target, value, line)
+            arr, idx = self.subscript_target(target)
+            te = self.expr(value)
+            arr.stored = True
+            return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
+        if isinstance(target, ast.Tuple):
+            return self.tuple_assign(target, value, line, top)
+        raise Reject(line, f"assignment to {type(target).__name__}")
+
+    def tuple_assign(self, target: ast.Tuple, value: ast.expr, line: int, top: bool) -> list[ir.Stmt]:
+        names = target.elts
+        if not all(isinstance(n, ast.Name) for n in names):
+            raise Reject(line, "tuple assignment to something other than names")
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            arr = self.array_of(value.value)
+            if arr is None or len(arr.shape) != len(names):
+                raise Reject(line, "unpacking a shape of a different rank")
+            out = []
+            for n, d in zip(names, arr.shape):
+                out.append(self.assign_var(n.id, self.const_te(int(d), line), line, value))
+            return out
+        helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
+        if helper is not None:
+            results = self.inline(value, *helper)
+            if not isinstance(results, list) or len(results) != len(names):
+                raise Reject(line, "unpacking a helper's result that is not a tuple of the same length")
+            out = []
+            for n, r in zip(names, results):
+                out.extend(self.bind_result(n.id, r, line))
+            return out
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(names):
+            raise Reject(line, "tuple assignment from something other than a tuple of the same length")
+        temps = []
+        out = []
+        for v in value.elts:
+            te = self.expr(v)
+            self.r.temp_counter += 1
+            tmp = f"__t{self.r.temp_counter}"
+            out.append(self.assign_var(tmp, te, line, v))
+            temps.append(tmp)
+        for n, tmp in zip(names, temps):
+            out.append(self.assign_var(n.id, self.read_var(tmp, n), line, n))
+        return out
+
+    def augassign(self, s: ast.AugAssign) -> list[ir.Stmt]:
+        op = BINOPS.get(type(s.op))
+        line = s.lineno
+        if op is None:
+            raise Reject(line, f"operator {type(s.op).__name__}=")
+        if isinstance(s.target, ast.Name):
+            if s.target.id in self.arrays or s.target.id in self.sc.views:
+                return self.arr.augassign(s.target, op, s.value, line)
+            if self.arr.rank_of(s.value) is not None:
+                raise Reject(
+                    line, f"{s.target.id} {OP_TEXT[op]}= an array makes the scalar {s.target.id} an array"
+                )
+            cur = self.read_var(s.target.id, s.target)
+            te = self.binop(op, cur, self.expr(s.value), s)
+            return [self.assign_var(s.target.id, te, line, s)]
+        if isinstance(s.target, ast.Subscript):
+            if self.arr.rank_of(s.target) is not None:
+                return self.arr.augassign(s.target, op, s.value, line)
+            arr, idx = self.subscript_target(s.target)
+            arr.loaded = True
+            arr.stored = True
+            cur = TE(self.elem_type(arr), ir.Load(arr.name, idx, arr.dtype))
+            te = self.binop(op, cur, self.expr(s.value), s)
+            return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
+        raise Reject(line, "augmented assignment to this target")
+
+    def store_value(self, te: TE, arr: ArrayInfo, line: int) -> ir.Expr:
+        if arr.kind == "rom":
+            raise Reject(line, f"writes to global array {arr.pyname} (kernels may only read globals)")
+        if arr.elem_key is not None:
+            key = arr.elem_key
+            prev = self.r.assigned.get(key)
+            try:
+                self.r.assigned[key] = te.pt if prev is None else self.join_round(prev, te.pt, key)
+            except Reject as e:
+                raise Reject(line, e.construct.replace(key, f"list {arr.pyname}")) from None
+            self.elem_type(arr)
+        elif arr.pytype == "list" and not isinstance(te.pt, (PyInt, PyFloat, PyBool)):
+            self.note(f"line {line}: numpy scalars stored into list {arr.pyname} come back as Python numbers")
+        if isinstance(te.pt, PyInt) and (arr.dtype.is_int) and not fits((te.pt.lo, te.pt.hi), arr.dtype):
+            self.note(
+                f"line {line}: a Python int stored into {arr.pyname} ({arr.dtype.name}) may not fit; "
+                "Python would raise OverflowError, the kernel wraps"
+            )
+        return cast(te.e, arr.dtype)
+
+    def return_stmt(self, s: ast.Return) -> list[ir.Stmt]:
+        line = s.lineno
+        v = s.value
+        if v is None or (isinstance(v, ast.Constant) and v.value is None):
+            return []
+        items = v.elts if isinstance(v, ast.Tuple) else [v]
+        self.return_tuple = isinstance(v, ast.Tuple)
+        scalar: TE | None = None
+        for k, item in enumerate(items):
+            arr = self.array_of(item) if isinstance(item, ast.Name) else None
+            if isinstance(arr, ArrayInfo):
+                if arr.kind == "rom":
+                    raise Reject(line, f"returns global array {arr.pyname}")
+                if arr.kind == "local":
+                    arr.returned = k
+                    self.returns.append(("param", arr.name))
+                else:
+                    self.returns.append(("param", arr.name))
+                continue
+            if self.arr.rank_of(item) is not None:  # an array expression or a view: a new output array
+                out, stmts = self.arr.result_array(item, k, line)
+                out.returned = k
+                self.pending.extend(stmts)
+                self.returns.append(("param", out.name))
+                continue
+            if scalar is not None:
+                raise Reject(line, "returns more than one scalar")
+            scalar = self.expr(item)
+            self.returns.append(("scalar", ir_dtype(scalar.pt).name))
+        if scalar is None:
+            return []
+        dt = ir_dtype(scalar.pt)
+        self.ret = dt
+        self.ret_pytype = {NP: "npscalar", PyInt: "int", PyFloat: "float", PyBool: "bool"}[type(scalar.pt)]
+        return [ir.Return(scalar.e, line)]
