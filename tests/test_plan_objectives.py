@@ -29,7 +29,7 @@ from partition.estimate.variants import (
     unrollable,
 )
 from partition.interp import run_kernel
-from partition.report.jsonout import SCHEMA_PATH
+from partition.report import SCHEMA_PATH
 
 APPS = Path(__file__).parent / "cli_apps"
 CALIBRATION = Path(__file__).parent / "calibration"

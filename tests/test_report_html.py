@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from partition.errors import PartitionError
-from partition.report.html import (
+from partition.report import (
     RESULT_FORMAT,
     layout_order,
     load_verification,

@@ -20,8 +20,7 @@ from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
 from partition.regmap import register_map
-from partition.report import markdown
-from partition.report.html import render_html
+from partition.report import markdown, render_html
 from partition.resources import resource_dir
 from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files as rtl_vector_files
