@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.codegen import render
 from partition.codegen.cexpr import (
     ArrayRef,
     ExprPrinter,
@@ -37,6 +36,7 @@ from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import ram_geometry, stream_beats
 from partition.names import CPP_RESERVED
+from partition.templating import render
 
 # One compile line for C simulation, shared by the build tree's Makefile and the tests.
 # -ffp-contract=off: no fused multiply-add, so float results are the IEEE operations

@@ -12,7 +12,6 @@ from pathlib import Path, PurePosixPath
 
 from partition import ir
 from partition.boards import Board
-from partition.codegen import render
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
 from partition.codegen.host import executables, generate_host
 from partition.codegen.vivado import VivadoKernel, generate_vivado
@@ -24,6 +23,7 @@ from partition.report import markdown, render_html
 from partition.resources import resource_dir
 from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files as rtl_vector_files
+from partition.templating import render
 from partition.vectors import kernel_vectors
 
 INCLUDE = "hls/include"

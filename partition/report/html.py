@@ -54,7 +54,6 @@ from pathlib import Path
 from typing import Any
 
 from partition.boards import RESOURCES
-from partition.codegen import render
 from partition.errors import PartitionError
 from partition.fmt import RESOURCE_NAMES, fmt_bytes, fmt_s
 from partition.fsutil import MANIFEST, write_bytes_atomic
@@ -65,6 +64,7 @@ from partition.report.graph_view import graph_view, layout_order, task_graph
 from partition.report.tasks import kernel_details, task_rows
 from partition.report.timeline import gantt_views, segment_rows, timeline
 from partition.report.verification import STEP_TITLES, STEPS, load_verification, verification_view
+from partition.templating import render
 
 REPORT = "report.html"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from partition.codegen import render
 from partition.fmt import fmt_bytes, fmt_s
 from partition.report.terminal import resource_rows
+from partition.templating import render
 
 
 def markdown(data: dict[str, Any]) -> str:
