@@ -17,11 +17,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
-
-import numpy as np
 
 from partition import ir
 from partition.codegen.cexpr import (
@@ -35,8 +32,9 @@ from partition.codegen.cexpr import (
 from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import ram_geometry, stream_beats
-from partition.names import CPP_RESERVED
+from partition.names import CPP_RESERVED, printable
 from partition.templating import render
+from partition.vectors import VectorSet, bin_files
 
 # One compile line for C simulation, shared by the build tree's Makefile and the tests.
 # -ffp-contract=off: no fused multiply-add, so float results are the IEEE operations
@@ -71,32 +69,6 @@ FLOAT_TOLERANCE: dict[str, tuple[float, float]] = {
 # Clock uncertainty for synthesis: the margin the estimator's schedule assumes
 # (Vivado HLS's default; Vitis HLS would otherwise use 27 %).
 CLOCK_UNCERTAINTY = "12.5%"
-
-
-@dataclass
-class VectorSet:
-    """One test vector of a kernel: its inputs and what it must produce.
-
-    inputs: parameter name -> np.ndarray (arrays: the parameter's shape and dtype)
-    or a Python/numpy scalar (scalar parameters). Out-only arrays need no input.
-    outputs: expected final contents of every out/inout array parameter.
-    ret: expected scalar return value (None when the kernel returns nothing).
-    label: what the vector is ("profiled 0", "edge extremes", ...).
-    """
-
-    inputs: dict[str, Any]
-    outputs: dict[str, np.ndarray] = field(default_factory=dict)
-    ret: Any = None
-    label: str = ""
-
-    @classmethod
-    def from_interpreter(cls, kernel: ir.Kernel, inputs: dict[str, Any], label: str) -> VectorSet:
-        """A vector whose expected outputs come from the reference interpreter."""
-        from partition.interp import run_kernel
-
-        arrays, ret = run_kernel(kernel, inputs)
-        outputs = {p.name: arrays[p.name] for p in kernel.arrays if p.direction in ("out", "inout")}
-        return cls(dict(inputs), outputs, ret, label)
 
 
 def csim_command(task: str, include_dir: str, extra_flags: tuple[str, ...] = ()) -> list[str]:
@@ -190,7 +162,7 @@ def generate_hls(
         project=HLS_PROJECT,
         solution=HLS_SOLUTION,
         labels=[c_string(v.label or f"vector {k}") for k, v in enumerate(vectors)],
-        readme_labels=[_plain(v.label or f"vector {k}") for k, v in enumerate(vectors)],
+        readme_labels=[printable(v.label or f"vector {k}") for k, v in enumerate(vectors)],
         nvectors=len(vectors),
         tolerance=[
             {"dtype": name, "rtol": repr(rt), "atol": repr(at)} for name, (rt, at) in FLOAT_TOLERANCE.items()
@@ -204,7 +176,7 @@ def generate_hls(
         "run_hls.tcl": render("hls/run_hls.tcl.j2", **ctx).encode(),
         "vectors/README": render("hls/vectors_README.j2", **ctx).encode(),
     }
-    files.update(_vector_files(kernel, view.ret_dtype, vectors))
+    files.update(bin_files(kernel, view.ret_dtype, vectors))
     return dict(sorted(files.items()))
 
 
@@ -215,11 +187,6 @@ def _tolerance(dt: DType) -> dict[str, str]:
     """rtol/atol of a float dtype as C++ literals (0 for exact types)."""
     rtol, atol = FLOAT_TOLERANCE.get(dt.name, (0, 0))
     return {"rtol": repr(rtol), "atol": repr(atol)}
-
-
-def _plain(text: str) -> str:
-    """One line of printable ASCII (for comments and the README)."""
-    return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(text))
 
 
 class _Names:
@@ -289,7 +256,7 @@ class _KernelView:
         src = kernel.source_file
         if src and PurePath(src).is_absolute():
             src = PurePath(src).name
-        self.source_file = _plain(src)
+        self.source_file = printable(src)
         self.source = f"{self.source_file}:{kernel.source_line}" if src else "kernel IR"
         self.where = f"{self.source} (kernel {kernel.name})"
         self._check()
@@ -713,7 +680,7 @@ class _KernelView:
             "task": k.name,
             "guard": f"PARTITION_{k.name.upper()}_H",
             "source": self.source,
-            "notes": [_plain(n) for note in k.notes for n in str(note).splitlines()],
+            "notes": [printable(n) for note in k.notes for n in str(note).splitlines()],
             "params": params,
             "arrays": [p for p in params if p["kind"] == "array"],
             "scalar_params": [p for p in params if p["kind"] == "scalar"],
@@ -729,80 +696,3 @@ class _KernelView:
             "ret": ret,
             "ret_ctype": ret["ctype"] if ret else "void",
         }
-
-
-# ===================================================================== vectors
-
-
-def _as_array(value: Any, shape: tuple[int, ...], dt: DType, what: str) -> np.ndarray:
-    """`value` as an array of exactly `dt` and `shape`; refuses anything lossy."""
-    arr = np.asarray(value)
-    if arr.shape != tuple(shape):
-        raise PartitionError(f"{what}: shape {arr.shape}, expected {tuple(shape)}")
-    if arr.dtype == dt.np:
-        return arr
-    with np.errstate(all="ignore"):
-        conv = arr.astype(dt.np)
-    if arr.dtype.kind not in "biuf" or not np.array_equal(
-        conv, arr, equal_nan=dt.is_float and arr.dtype.kind == "f"
-    ):
-        raise PartitionError(f"{what}: dtype {arr.dtype} does not convert exactly to {dt}; give {dt} values")
-    return conv
-
-
-def _as_scalar(value: Any, dt: DType, what: str) -> np.ndarray:
-    """`value` as a one-element array of `dt`; refuses out-of-range integers."""
-    if isinstance(value, np.ndarray) and value.shape == ():
-        value = value[()]
-    if dt.is_float:
-        if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
-            raise PartitionError(f"{what}: {value!r} is not a {dt} value")
-        with np.errstate(all="ignore"):
-            return np.array([value], dtype=dt.np)
-    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
-        raise PartitionError(f"{what}: {value!r} is not a {dt} value")
-    if not isinstance(value, (bool, int, float, np.integer, np.bool_, np.floating)):
-        raise PartitionError(f"{what}: {value!r} is not a {dt} value")
-    v = int(value)
-    lo, hi = (0, 1) if dt.is_bool else (dt.min, dt.max)
-    if not lo <= v <= hi:
-        raise PartitionError(f"{what}: {v} is outside the range of {dt} [{lo}, {hi}]")
-    return np.array([v], dtype=dt.np)
-
-
-def _raw(arr: np.ndarray, dt: DType) -> bytes:
-    """Raw little-endian element bytes, row-major (bool: one byte, 0 or 1)."""
-    return np.ascontiguousarray(arr, dtype=dt.np.newbyteorder("<")).tobytes(order="C")
-
-
-def _vector_files(kernel: ir.Kernel, ret_dt: DType | None, vectors: list[VectorSet]) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    params = {p.name: p for p in kernel.params}
-    for k, vs in enumerate(vectors):
-        what = f"kernel {kernel.name} vector {k} ({_plain(vs.label)})"
-        unknown = sorted(set(vs.inputs) - set(params)) + sorted(set(vs.outputs) - set(params))
-        if unknown:
-            raise PartitionError(f"{what}: {', '.join(unknown)} is not a parameter of the kernel")
-        for p in kernel.params:
-            if p.kind == "scalar" or p.direction in ("in", "inout"):
-                if p.name not in vs.inputs:
-                    raise PartitionError(f"{what}: no input for parameter {p.name}")
-                if p.kind == "scalar":
-                    data = _as_scalar(vs.inputs[p.name], p.dtype, f"{what} input {p.name}")
-                else:
-                    data = _as_array(vs.inputs[p.name], p.shape, p.dtype, f"{what} input {p.name}")
-                files[f"vectors/{k}_{p.name}.in.bin"] = _raw(data, p.dtype)
-            if p.kind == "array" and p.direction in ("out", "inout"):
-                if p.name not in vs.outputs:
-                    raise PartitionError(f"{what}: no expected output for array {p.name}")
-                data = _as_array(vs.outputs[p.name], p.shape, p.dtype, f"{what} output {p.name}")
-                files[f"vectors/{k}_{p.name}.out.bin"] = _raw(data, p.dtype)
-        if ret_dt is not None:
-            if vs.ret is None:
-                raise PartitionError(f"{what}: no expected return value")
-            files[f"vectors/{k}_return.bin"] = _raw(
-                _as_scalar(vs.ret, ret_dt, f"{what} return value"), ret_dt
-            )
-        elif vs.ret is not None:
-            raise PartitionError(f"{what}: expects a return value but the kernel returns nothing")
-    return files
