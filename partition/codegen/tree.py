@@ -32,6 +32,17 @@ KERNEL_TB = Path(__file__).resolve().parents[1] / "sim" / "kernel_tb.py"
 COSIM_TB = Path(__file__).resolve().parents[1] / "sim" / "cosim_tb.py"
 
 
+def kernel_chains(plan: Plan) -> list[tuple[str, str, str, str]]:
+    """The plan's AXI-Stream chains by kernel name: (producer, its out port, consumer, its in port).
+
+    The co-simulation top (partition.rtl.system) and the Vivado block design wire the same nets.
+    """
+    return [
+        (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
+        for c in plan.data.get("chains", [])
+    ]
+
+
 def build_tree(
     plan: Plan, profile: Profile, board: Board, app_source: bytes
 ) -> tuple[dict[str, bytes], set[str]]:
@@ -83,16 +94,14 @@ def build_tree(
                 "rtl": rtl is not None,
             }
         )
+    chains = kernel_chains(plan)
     if plan.rtl:
         files["tests/kernel_tb.py"] = KERNEL_TB.read_bytes()
         files["tests/cosim_tb.py"] = COSIM_TB.read_bytes()
         files["rtl/cosim_top.v"] = render_cosim_top(
             plan.data["app"],
             [plan.rtl[t] for t in fpga if t in plan.rtl],
-            [
-                (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
-                for c in plan.data.get("chains", [])
-            ],
+            chains,
         ).encode()
     if fpga:
         fpga_kernels = [plan.kernels[t] for t in fpga]
@@ -115,10 +124,7 @@ def build_tree(
                     for t, k in zip(fpga, fpga_kernels)
                 ],
                 board,
-                chains=[
-                    (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
-                    for c in plan.data.get("chains", [])
-                ],
+                chains=chains,
             )
         )
     files["Makefile"] = render(
