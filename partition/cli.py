@@ -437,7 +437,7 @@ def _planned(args: argparse.Namespace, app: Path, prof, opts):
 
 
 def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.codegen.tree import build_tree
+    from partition.codegen import build_tree
     from partition.fsutil import check_user_changes, write_tree
     from partition.report import plan_output, progress, summary
 

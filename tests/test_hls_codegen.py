@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from partition import ir
-from partition.codegen.hls import CSIM_BINARY, CSIM_FLAGS, csim_command, generate_hls
+from partition.codegen import CSIM_BINARY, CSIM_FLAGS, csim_command, generate_hls
 from partition.dtypes import BOOL, DTYPES, DType
 from partition.errors import PartitionError
 from partition.interp import run_kernel

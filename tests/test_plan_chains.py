@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from partition.boards import load_board
-from partition.codegen.tree import build_tree
+from partition.codegen import build_tree
 from partition.fsutil import write_tree
 from partition.plan import Options, explain_task, make_plan, prepare
 from partition.profile import run_profile

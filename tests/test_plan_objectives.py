@@ -222,7 +222,7 @@ def _built_entry(k: ir.Kernel, board, d: Directives) -> dict:
 
 
 def test_the_built_in_rtl_and_the_hls_build_the_wide_port():
-    from partition.codegen.hls import generate_hls
+    from partition.codegen import generate_hls
     from partition.plan import build_rtl
     from partition.vectors import VectorSet
 
@@ -283,7 +283,7 @@ def test_the_built_in_rtl_builds_the_chosen_variant_or_says_why_not():
 
 
 def test_hls_carries_the_chosen_variants_pragmas():
-    from partition.codegen.hls import generate_hls
+    from partition.codegen import generate_hls
     from partition.vectors import VectorSet
 
     k = _vadd(32)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from partition.boards import Board, board_names, load_board
-from partition.codegen.vivado import (
+from partition.codegen import (
     VIVADO_VERSION,
     VivadoKernel,
     builtin_vlnv,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from partition import ir
-from partition.codegen.hls import CSIM_FLAGS, generate_hls
+from partition.codegen import CSIM_FLAGS, generate_hls
 from partition.resources import resource_dir
 from partition.templating import render
 from partition.vectors import VectorSet

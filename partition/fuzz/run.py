@@ -34,7 +34,7 @@ import numpy as np
 
 from partition import ir
 from partition.boards import Board, load_board
-from partition.codegen.hls import FLOAT_TOLERANCE
+from partition.codegen import FLOAT_TOLERANCE
 from partition.errors import PartitionError
 from partition.frontend import Rejected, translate
 from partition.fuzz import csim, golden, rtlsim
