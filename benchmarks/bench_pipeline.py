@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
-from partition.codegen.tree import build_tree  # noqa: E402
+from partition.codegen import build_tree  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
 from partition.plan import Options, make_plan  # noqa: E402
 from partition.profile import run_profile  # noqa: E402

@@ -437,10 +437,9 @@ def _planned(args: argparse.Namespace, app: Path, prof, opts):
 
 
 def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.codegen.tree import build_tree
+    from partition.codegen import build_tree
     from partition.fsutil import check_user_changes, write_tree
-    from partition.report import progress, summary
-    from partition.report.jsonout import plan_output
+    from partition.report import plan_output, progress, summary
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
@@ -484,8 +483,7 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
 def cmd_explain(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.boards import load_board
     from partition.plan import explain_task, make_plan
-    from partition.report import progress
-    from partition.report.terminal import explain_text
+    from partition.report import explain_text, progress
 
     app = _app_path(args.app)
     opts = _options(args)
@@ -506,7 +504,7 @@ def cmd_explain(args: argparse.Namespace, app_args: list[str]) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from partition.report.html import load_verification, regenerate
+    from partition.report import load_verification, regenerate
 
     target = regenerate(Path(args.dir), force=args.force)
     if not args.quiet:
@@ -518,7 +516,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """partition sim / synth / lint DIR: one step over the tree's RTL kernels."""
-    from partition.report.html import regenerate
+    from partition.report import regenerate
     from partition.sim import flow
 
     tree = Path(args.dir)
@@ -573,7 +571,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.report.html import regenerate
+    from partition.report import regenerate
     from partition.sim import flow
     from partition.sim.cosim import cosim
 

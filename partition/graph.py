@@ -18,10 +18,10 @@ from typing import Any
 
 import networkx as nx
 
-from partition.codegen import render
 from partition.errors import PartitionError
+from partition.fmt import fmt_bytes, fmt_s
 from partition.profile.model import MAIN, Profile
-from partition.report.terminal import fmt_bytes, fmt_s
+from partition.templating import render
 
 FORMAT = "partition-graph/1"
 NODE_ATTRS = ("calls", "total_s", "self_s", "file", "line", "qualname", "callers", "ancestors", "kind")

@@ -52,3 +52,8 @@ def c_name(name: str) -> str:
     if safe.startswith("_") or reserved or safe.startswith(("ap_", "m_axi", "s_axi")):
         safe = f"{safe.lstrip('_') or 'v'}_r"
     return safe
+
+
+def printable(text: str) -> str:
+    """One line of printable ASCII (for comments and READMEs of generated files, and messages about them)."""
+    return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in str(text))

@@ -1,19 +1,139 @@
-"""Test vectors for a kernel, taken from the profile's recorded calls.
+"""Test vectors for a kernel: what one is, its raw files, and taking them from the profile's recorded calls.
 
 The Python function is the golden model: every recorded call (and every edge
 vector the profiler synthesised and ran through the same function) becomes a
 vector set of kernel inputs and the outputs Python produced.
+
+`bin_files` writes a list of vector sets as the files both backends' testbenches
+read (the Vitis HLS C-simulation testbench and the built-in RTL's cocotb one), so
+one profiled vector set feeds both:
+
+    vectors/<k>_<name>.in.bin  input of an in/inout array or of a scalar, vector k
+    vectors/<k>_<name>.out.bin expected final contents of an out/inout array
+    vectors/<k>_return.bin     expected scalar return value
+
+raw elements, row-major, little-endian, no header, bool one byte. They live
+here, below both backends, because the fuzzer, the tests and the RTL backend
+use vector sets without generating any C++.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from partition import ir
-from partition.codegen.hls import VectorSet
+from partition.dtypes import DType
+from partition.errors import PartitionError
+from partition.names import printable
 from partition.profile.model import FunctionProfile, Sample, decode_value
+
+
+@dataclass
+class VectorSet:
+    """One test vector of a kernel: its inputs and what it must produce.
+
+    inputs: parameter name -> np.ndarray (arrays: the parameter's shape and dtype)
+    or a Python/numpy scalar (scalar parameters). Out-only arrays need no input.
+    outputs: expected final contents of every out/inout array parameter.
+    ret: expected scalar return value (None when the kernel returns nothing).
+    label: what the vector is ("profiled 0", "edge extremes", ...).
+    """
+
+    inputs: dict[str, Any]
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)
+    ret: Any = None
+    label: str = ""
+
+    @classmethod
+    def from_interpreter(cls, kernel: ir.Kernel, inputs: dict[str, Any], label: str) -> VectorSet:
+        """A vector whose expected outputs come from the reference interpreter."""
+        from partition.interp import run_kernel
+
+        arrays, ret = run_kernel(kernel, inputs)
+        outputs = {p.name: arrays[p.name] for p in kernel.arrays if p.direction in ("out", "inout")}
+        return cls(dict(inputs), outputs, ret, label)
+
+
+def _as_array(value: Any, shape: tuple[int, ...], dt: DType, what: str) -> np.ndarray:
+    """`value` as an array of exactly `dt` and `shape`; refuses anything lossy."""
+    arr = np.asarray(value)
+    if arr.shape != tuple(shape):
+        raise PartitionError(f"{what}: shape {arr.shape}, expected {tuple(shape)}")
+    if arr.dtype == dt.np:
+        return arr
+    with np.errstate(all="ignore"):
+        conv = arr.astype(dt.np)
+    if arr.dtype.kind not in "biuf" or not np.array_equal(
+        conv, arr, equal_nan=dt.is_float and arr.dtype.kind == "f"
+    ):
+        raise PartitionError(f"{what}: dtype {arr.dtype} does not convert exactly to {dt}; give {dt} values")
+    return conv
+
+
+def _as_scalar(value: Any, dt: DType, what: str) -> np.ndarray:
+    """`value` as a one-element array of `dt`; refuses out-of-range integers."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if dt.is_float:
+        if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
+            raise PartitionError(f"{what}: {value!r} is not a {dt} value")
+        with np.errstate(all="ignore"):
+            return np.array([value], dtype=dt.np)
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise PartitionError(f"{what}: {value!r} is not a {dt} value")
+    if not isinstance(value, (bool, int, float, np.integer, np.bool_, np.floating)):
+        raise PartitionError(f"{what}: {value!r} is not a {dt} value")
+    v = int(value)
+    lo, hi = (0, 1) if dt.is_bool else (dt.min, dt.max)
+    if not lo <= v <= hi:
+        raise PartitionError(f"{what}: {v} is outside the range of {dt} [{lo}, {hi}]")
+    return np.array([v], dtype=dt.np)
+
+
+def _raw(arr: np.ndarray, dt: DType) -> bytes:
+    """Raw little-endian element bytes, row-major (bool: one byte, 0 or 1)."""
+    return np.ascontiguousarray(arr, dtype=dt.np.newbyteorder("<")).tobytes(order="C")
+
+
+def bin_files(kernel: ir.Kernel, ret_dt: DType | None, vectors: list[VectorSet]) -> dict[str, bytes]:
+    """The raw files of `vectors` for `kernel`, as {"vectors/<file>": bytes} (see the module doc).
+
+    `ret_dt` is the type of the expected return value (None: the kernel returns nothing);
+    every value must convert exactly to its parameter's type and shape.
+    """
+    files: dict[str, bytes] = {}
+    params = {p.name: p for p in kernel.params}
+    for k, vs in enumerate(vectors):
+        what = f"kernel {kernel.name} vector {k} ({printable(vs.label)})"
+        unknown = sorted(set(vs.inputs) - set(params)) + sorted(set(vs.outputs) - set(params))
+        if unknown:
+            raise PartitionError(f"{what}: {', '.join(unknown)} is not a parameter of the kernel")
+        for p in kernel.params:
+            if p.kind == "scalar" or p.direction in ("in", "inout"):
+                if p.name not in vs.inputs:
+                    raise PartitionError(f"{what}: no input for parameter {p.name}")
+                if p.kind == "scalar":
+                    data = _as_scalar(vs.inputs[p.name], p.dtype, f"{what} input {p.name}")
+                else:
+                    data = _as_array(vs.inputs[p.name], p.shape, p.dtype, f"{what} input {p.name}")
+                files[f"vectors/{k}_{p.name}.in.bin"] = _raw(data, p.dtype)
+            if p.kind == "array" and p.direction in ("out", "inout"):
+                if p.name not in vs.outputs:
+                    raise PartitionError(f"{what}: no expected output for array {p.name}")
+                data = _as_array(vs.outputs[p.name], p.shape, p.dtype, f"{what} output {p.name}")
+                files[f"vectors/{k}_{p.name}.out.bin"] = _raw(data, p.dtype)
+        if ret_dt is not None:
+            if vs.ret is None:
+                raise PartitionError(f"{what}: no expected return value")
+            files[f"vectors/{k}_return.bin"] = _raw(
+                _as_scalar(vs.ret, ret_dt, f"{what} return value"), ret_dt
+            )
+        elif vs.ret is not None:
+            raise PartitionError(f"{what}: expects a return value but the kernel returns nothing")
+    return files
 
 
 def _scalar_return_index(kernel: ir.Kernel) -> int | None:

@@ -25,7 +25,7 @@ from examples import NAMES as EXAMPLES  # noqa: E402
 def build_examples(base: Path) -> dict[str, Path]:
     """Profile, plan and write the build tree of every example (pynq-z2) under `base`."""
     from partition.boards import load_board
-    from partition.codegen.tree import build_tree
+    from partition.codegen import build_tree
     from partition.fsutil import write_tree
     from partition.plan import Options, make_plan
     from partition.profile import run_profile

@@ -36,8 +36,8 @@ from test_hls_codegen import (
 )
 
 from partition import ir
-from partition.codegen.hls import VectorSet
 from partition.dtypes import DTYPES as D
+from partition.vectors import VectorSet
 
 INT_ALL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from partition.report import progress
-from partition.report.jsonout import SCHEMA_PATH
+from partition.report import SCHEMA_PATH, progress
 
 APPS = Path(__file__).parent / "cli_apps"
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,7 +222,7 @@ def test_report_command(tmp_path, profile):
 
 
 def test_json_of_every_example_validates(example_builds, validator):
-    from partition.report.jsonout import plan_output
+    from partition.report import plan_output
 
     for name, (tree, plan_data) in sorted(example_builds.items()):
         doc = json.loads(plan_output(plan_data, str(tree), {"profile_s": 1.0, "partition_s": 0.5}))

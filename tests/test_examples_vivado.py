@@ -16,7 +16,7 @@ from conftest import EXAMPLES
 from test_vivado import STANDIN, ok, report, run_standin, standin_args
 
 from partition.boards import load_board
-from partition.codegen.vivado import kernel_cell, overlay_files
+from partition.codegen import kernel_cell, overlay_files
 
 ROOT = Path(__file__).resolve().parent.parent
 

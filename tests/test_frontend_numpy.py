@@ -24,7 +24,7 @@ from frontend_cases import numpy_kernels as N
 from frontend_util import profile_calls
 
 from partition import ir
-from partition.codegen.hls import CSIM_BINARY, FLOAT_TOLERANCE, csim_command, generate_hls
+from partition.codegen import CSIM_BINARY, FLOAT_TOLERANCE, csim_command, generate_hls
 from partition.frontend import Rejected, translate
 from partition.interp import run_kernel
 from partition.resources import resource_dir

@@ -21,11 +21,12 @@ import numpy as np
 import pytest
 
 from partition import ir
-from partition.codegen.hls import CSIM_BINARY, CSIM_FLAGS, VectorSet, csim_command, generate_hls
+from partition.codegen import CSIM_BINARY, CSIM_FLAGS, csim_command, generate_hls
 from partition.dtypes import BOOL, DTYPES, DType
 from partition.errors import PartitionError
 from partition.interp import run_kernel
 from partition.resources import resource_dir
+from partition.vectors import VectorSet
 
 HAVE_GXX = shutil.which("g++") is not None
 needs_gxx = pytest.mark.skipif(not HAVE_GXX, reason="needs g++")

@@ -11,7 +11,7 @@ import pytest
 from test_hls_codegen import TEST_FLAGS, compile_and_run, k_arrays, needs_gxx, write_files
 
 from partition import ir
-from partition.codegen.hls import CSIM_FLAGS, generate_hls
+from partition.codegen import CSIM_FLAGS, generate_hls
 from partition.errors import PartitionError
 from partition.regmap import register_map
 from partition.resources import resource_dir

@@ -20,7 +20,7 @@ import pytest
 
 from partition import ir
 from partition.boards import load_board
-from partition.codegen.host import executables, generate_host, host_spec
+from partition.codegen import executables, generate_host, host_spec
 from partition.dtypes import dtype
 from partition.errors import PartitionError
 from partition.profile.model import dump_json

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from partition.boards import load_board
-from partition.codegen.tree import build_tree
+from partition.codegen import build_tree
 from partition.fsutil import write_tree
 from partition.plan import Options, explain_task, make_plan, prepare
 from partition.profile import run_profile
-from partition.report.terminal import explain_text
+from partition.report import explain_text
 
 ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT / "host", ROOT / "tests" / "host_pynq"):

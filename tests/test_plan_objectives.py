@@ -29,7 +29,7 @@ from partition.estimate.variants import (
     unrollable,
 )
 from partition.interp import run_kernel
-from partition.report.jsonout import SCHEMA_PATH
+from partition.report import SCHEMA_PATH
 
 APPS = Path(__file__).parent / "cli_apps"
 CALIBRATION = Path(__file__).parent / "calibration"
@@ -222,8 +222,9 @@ def _built_entry(k: ir.Kernel, board, d: Directives) -> dict:
 
 
 def test_the_built_in_rtl_and_the_hls_build_the_wide_port():
-    from partition.codegen.hls import VectorSet, generate_hls
+    from partition.codegen import generate_hls
     from partition.plan import build_rtl
+    from partition.vectors import VectorSet
 
     board = load_board("pynq-z2")
     k = _vadd(32)
@@ -282,7 +283,8 @@ def test_the_built_in_rtl_builds_the_chosen_variant_or_says_why_not():
 
 
 def test_hls_carries_the_chosen_variants_pragmas():
-    from partition.codegen.hls import VectorSet, generate_hls
+    from partition.codegen import generate_hls
+    from partition.vectors import VectorSet
 
     k = _vadd(32)
     inputs = {"a": np.arange(32, dtype=np.int32), "b": np.arange(32, dtype=np.int32)}

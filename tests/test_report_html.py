@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from partition.errors import PartitionError
-from partition.report.html import (
+from partition.report import (
     RESULT_FORMAT,
     layout_order,
     load_verification,
@@ -459,7 +459,7 @@ def test_small_app_report_with_verification_in_chromium(tmp_path, small_tree, br
 def small_plan(tmp_path_factory) -> tuple[Path, dict, dict, Any]:
     """The small CLI app planned once (profiled with a short argument)."""
     from partition.boards import load_board
-    from partition.codegen.tree import build_tree
+    from partition.codegen import build_tree
     from partition.fsutil import write_tree
     from partition.plan import Options, make_plan
     from partition.profile import run_profile
@@ -630,7 +630,7 @@ def test_variants_mark_the_chosen_one_and_its_speedup(small_plan):
 
 def test_a_plan_that_keeps_everything_on_the_cpu(small_plan):
     from partition.boards import load_board
-    from partition.codegen.tree import build_tree
+    from partition.codegen import build_tree
     from partition.graph import graph_from_json
     from partition.plan import Options, make_plan
 

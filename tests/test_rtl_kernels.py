@@ -30,7 +30,6 @@ from ir_kernels import CASES, intops_slices
 
 from partition import ir
 from partition.boards import load_board
-from partition.codegen.hls import VectorSet
 from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
 from partition.estimate import estimate_kernel
@@ -39,6 +38,7 @@ from partition.estimate.variants import BASE, Directives, candidate_directives, 
 from partition.rtl.kernel import FLOAT_REASON, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.rtl.vectors import vector_files
 from partition.sim import icarus, verilator, yosys
+from partition.vectors import VectorSet
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

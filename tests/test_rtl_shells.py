@@ -20,10 +20,10 @@ import jinja2
 import pytest
 
 from partition import regmap
-from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.rtl import shells
 from partition.sim import verilator, yosys
+from partition.templating import template_env
 
 HERE = Path(__file__).resolve().parent / "rtl_shells"
 sys.path.insert(0, str(HERE))

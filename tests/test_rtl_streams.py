@@ -22,7 +22,6 @@ from test_rtl_kernels import _write
 
 from partition import ir
 from partition.boards import load_board
-from partition.codegen.hls import VectorSet
 from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
 from partition.estimate.variants import Directives, candidate_directives
@@ -31,6 +30,7 @@ from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files
 from partition.sim import verilator, yosys
 from partition.sim.flow import normalised_cycles
+from partition.vectors import VectorSet
 
 BOARD = load_board("pynq-z2")
 TB = "partition.sim.kernel_tb"

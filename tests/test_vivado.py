@@ -23,8 +23,7 @@ from pathlib import Path
 import pytest
 
 from partition.boards import Board, board_names, load_board
-from partition.codegen import render, template_env
-from partition.codegen.vivado import (
+from partition.codegen import (
     VIVADO_VERSION,
     VivadoKernel,
     builtin_vlnv,
@@ -37,6 +36,7 @@ from partition.codegen.vivado import (
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap, layout
 from partition.rtl.shells import control_address_bits
+from partition.templating import render, template_env
 
 STANDIN = Path(__file__).parent / "vivado_standin" / "standin.tcl"
 BOARDS = ["pynq-z1", "pynq-z2", "ultra96v2", "kv260", "zcu104"]

@@ -1,35 +1,44 @@
 """Code generation: kernels and plans -> the files of the build tree.
 
-Every generated text comes from a Jinja2 template under templates/ (the only
-text built in Python is expression printing, in `partition.codegen.cexpr`).
-`render` is the one way to fill a template, so every generator gets the same
-settings: undefined variables are errors, block tags leave no stray blank
-lines, and files end with a newline.
+`build_tree` assembles the whole tree (DESIGN.md §6) from the plan; the parts
+it is made of are the Vitis HLS C++ of each kernel (`partition.codegen.hls`),
+the host runtime's files (`host`) and the Vivado block design (`vivado`).
+Expressions are printed by `partition.codegen.cexpr`; every other text comes
+from a template under templates/ (partition.templating).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from partition.codegen.hls import CSIM_BINARY, CSIM_FLAGS, FLOAT_TOLERANCE, csim_command, generate_hls
+from partition.codegen.host import executables, generate_host, host_spec
+from partition.codegen.tree import build_tree
+from partition.codegen.vivado import (
+    VIVADO_VERSION,
+    VivadoKernel,
+    builtin_vlnv,
+    control_addresses,
+    generate_vivado,
+    hls_vlnv,
+    kernel_cell,
+    overlay_files,
+)
 
-import jinja2
-
-from partition.resources import resource_dir
-
-
-@lru_cache(maxsize=1)
-def template_env() -> jinja2.Environment:
-    """The shared Jinja2 environment over the installation's templates/ folder."""
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-    )
-
-
-def render(name: str, **context: Any) -> str:
-    """Fill template `name` (a path under templates/, e.g. "hls/kernel.cpp.j2")."""
-    return template_env().get_template(name).render(**context)
+__all__ = [
+    "CSIM_BINARY",
+    "CSIM_FLAGS",
+    "FLOAT_TOLERANCE",
+    "VIVADO_VERSION",
+    "VivadoKernel",
+    "build_tree",
+    "builtin_vlnv",
+    "control_addresses",
+    "csim_command",
+    "executables",
+    "generate_hls",
+    "generate_host",
+    "generate_vivado",
+    "hls_vlnv",
+    "host_spec",
+    "kernel_cell",
+    "overlay_files",
+]

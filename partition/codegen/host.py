@@ -22,7 +22,6 @@ from typing import Any
 
 from partition import ir
 from partition.boards import Board
-from partition.codegen import render
 from partition.codegen.hls import FLOAT_TOLERANCE
 from partition.codegen.vivado import builtin_vlnv, hls_vlnv
 from partition.errors import PartitionError
@@ -30,6 +29,7 @@ from partition.profile import bench
 from partition.profile.model import Profile, dump_json
 from partition.regmap import register_map
 from partition.resources import resource_dir
+from partition.templating import render
 
 SPEC_FORMAT = "partition-host/1"
 RUNTIME_PACKAGE = "partition_runtime"

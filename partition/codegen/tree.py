@@ -12,7 +12,6 @@ from pathlib import Path, PurePosixPath
 
 from partition import ir
 from partition.boards import Board
-from partition.codegen import render
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
 from partition.codegen.host import executables, generate_host
 from partition.codegen.vivado import VivadoKernel, generate_vivado
@@ -20,17 +19,28 @@ from partition.graph import build_graph, graph_to_dot, graph_to_json
 from partition.plan import Plan
 from partition.profile.model import Profile, dump_json
 from partition.regmap import register_map
-from partition.report import markdown
-from partition.report.html import render_html
+from partition.report import markdown, render_html
 from partition.resources import resource_dir
 from partition.rtl.system import render_cosim_top
 from partition.rtl.vectors import vector_files as rtl_vector_files
+from partition.templating import render
 from partition.vectors import kernel_vectors
 
 INCLUDE = "hls/include"
 # the generic cocotb testbench, copied (not imported: planning needs no cocotb)
 KERNEL_TB = Path(__file__).resolve().parents[1] / "sim" / "kernel_tb.py"
 COSIM_TB = Path(__file__).resolve().parents[1] / "sim" / "cosim_tb.py"
+
+
+def kernel_chains(plan: Plan) -> list[tuple[str, str, str, str]]:
+    """The plan's AXI-Stream chains by kernel name: (producer, its out port, consumer, its in port).
+
+    The co-simulation top (partition.rtl.system) and the Vivado block design wire the same nets.
+    """
+    return [
+        (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
+        for c in plan.data.get("chains", [])
+    ]
 
 
 def build_tree(
@@ -84,16 +94,14 @@ def build_tree(
                 "rtl": rtl is not None,
             }
         )
+    chains = kernel_chains(plan)
     if plan.rtl:
         files["tests/kernel_tb.py"] = KERNEL_TB.read_bytes()
         files["tests/cosim_tb.py"] = COSIM_TB.read_bytes()
         files["rtl/cosim_top.v"] = render_cosim_top(
             plan.data["app"],
             [plan.rtl[t] for t in fpga if t in plan.rtl],
-            [
-                (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
-                for c in plan.data.get("chains", [])
-            ],
+            chains,
         ).encode()
     if fpga:
         fpga_kernels = [plan.kernels[t] for t in fpga]
@@ -116,10 +124,7 @@ def build_tree(
                     for t, k in zip(fpga, fpga_kernels)
                 ],
                 board,
-                chains=[
-                    (plan.kernels[c["src"]].name, c["out"], plan.kernels[c["dst"]].name, c["in"])
-                    for c in plan.data.get("chains", [])
-                ],
+                chains=chains,
             )
         )
     files["Makefile"] = render(

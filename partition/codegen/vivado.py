@@ -46,11 +46,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from partition.boards import Board
-from partition.codegen import render, template_env
 from partition.codegen.cexpr import check_identifier
 from partition.codegen.hls import hls_ip_dir
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap
+from partition.templating import render, template_env
 
 #: The Vivado release the TCL is written for: the one PYNQ 3.1 overlays are built with. Kept in
 #: templates/vivado/version.j2, which the Makefile fragment reads too.

@@ -19,10 +19,10 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from partition.codegen import render
 from partition.fuzz import rtlsim, run
 from partition.fuzz.gen import describe, generate
 from partition.fuzz.run import Summary, fuzz
+from partition.templating import render
 
 
 def _variant_order(name: str) -> tuple:

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from partition import ir
-from partition.codegen import render
-from partition.codegen.hls import CSIM_FLAGS, VectorSet, generate_hls
+from partition.codegen import CSIM_FLAGS, generate_hls
 from partition.resources import resource_dir
+from partition.templating import render
+from partition.vectors import VectorSet
 
 SANITIZE = ("-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all")
 PART = "xc7z020clg400-1"

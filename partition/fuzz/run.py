@@ -34,7 +34,7 @@ import numpy as np
 
 from partition import ir
 from partition.boards import Board, load_board
-from partition.codegen.hls import FLOAT_TOLERANCE, VectorSet
+from partition.codegen import FLOAT_TOLERANCE
 from partition.errors import PartitionError
 from partition.frontend import Rejected, translate
 from partition.fuzz import csim, golden, rtlsim
@@ -42,7 +42,7 @@ from partition.fuzz.gen import Case, generate
 from partition.interp import run_kernel
 from partition.profile.model import FunctionProfile
 from partition.rtl.kernel import RtlUnsupported
-from partition.vectors import kernel_vectors
+from partition.vectors import VectorSet, kernel_vectors
 
 STAGES = ("vectors", "ir", "csim", "rtl")
 

@@ -1,25 +1,33 @@
-"""Reports of a plan: the terminal summary and report.md, both from plan.json data."""
+"""Reports of a plan, all from plan.json data: the terminal summary, report.md, report.html,
+the `--json` output and live progress on stderr.
+
+report.html is prepared in parts (graph_view, tasks, bars, timeline,
+alternatives, verification) that `render_html` puts together; the verification
+results it shows are read from the build tree by `load_verification`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from partition.report import progress
+from partition.report.graph_view import layout_order
+from partition.report.html import regenerate, render_html
+from partition.report.jsonout import SCHEMA_PATH, plan_output
+from partition.report.markdown import markdown
+from partition.report.terminal import explain_text, summary
+from partition.report.timeline import timeline
+from partition.report.verification import RESULT_FORMAT, load_verification
 
-from partition.codegen import render
-from partition.report.terminal import fmt_bytes, fmt_s, resource_rows, summary
-
-__all__ = ["markdown", "summary"]
-
-
-def markdown(data: dict[str, Any]) -> str:
-    tasks = sorted(data["tasks"], key=lambda t: (-t["cpu_s"], t["name"]))
-    kernels = [t for t in tasks if t.get("fpga") and t["placement"] == "fpga"]
-    kernels += [t for t in tasks if t.get("fpga") and t["placement"] != "fpga"]
-    return render(
-        "report/report.md.j2",
-        d=data,
-        tasks=tasks,
-        kernels=kernels,
-        resources=resource_rows(data),
-        fmt_s=fmt_s,
-        fmt_bytes=fmt_bytes,
-    )
+__all__ = [
+    "RESULT_FORMAT",
+    "SCHEMA_PATH",
+    "explain_text",
+    "layout_order",
+    "load_verification",
+    "markdown",
+    "plan_output",
+    "progress",
+    "regenerate",
+    "render_html",
+    "summary",
+    "timeline",
+]

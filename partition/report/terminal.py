@@ -8,26 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from partition.boards import RESOURCES
-
-
-def fmt_s(s: float | None) -> str:
-    if s is None:
-        return "—"
-    if s >= 100:
-        return f"{s:,.0f} s"
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.2f} ms"
-    return f"{s * 1e6:.1f} µs"
-
-
-def fmt_bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
-        n /= 1024
-    return f"{n} B"
+from partition.fmt import RESOURCE_NAMES, fmt_s
 
 
 def bar(frac: float, width: int = 20) -> str:
@@ -44,7 +25,7 @@ def resource_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
         used = float(res["used"][r]) + float(res["shell"][r])
         rows.append(
             {
-                "name": {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM18"}[r],
+                "name": RESOURCE_NAMES[r],
                 "used": used,
                 "kernels": float(res["used"][r]),
                 "shell": float(res["shell"][r]),
@@ -165,7 +146,7 @@ def schedule_lines(data: dict[str, Any]) -> list[str]:
 def _used_text(used: dict[str, Any] | None) -> str:
     if not used:
         return ""
-    return " ".join(f"{used[r]:,.0f} {n}" for r, n in (("lut", "LUT"), ("dsp", "DSP"), ("bram18", "BRAM18")))
+    return " ".join(f"{used[r]:,.0f} {RESOURCE_NAMES[r]}" for r in ("lut", "dsp", "bram18"))
 
 
 def alternative_lines(data: dict[str, Any]) -> list[str]:
@@ -233,10 +214,7 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
     name_w = max(len(v["name"]) for v in info["variants"])
     for v in info["variants"]:
         mark = "→" if v["chosen"] else " "
-        res = ", ".join(
-            f"{v['resources'][r]:,} {n}"
-            for r, n in (("lut", "LUT"), ("ff", "FF"), ("dsp", "DSP"), ("bram18", "BRAM18"))
-        )
+        res = ", ".join(f"{v['resources'][r]:,} {n}" for r, n in RESOURCE_NAMES.items())
         src = "" if v["source"] == "model" else f"  [measured: {', '.join(sorted(v['measured']))}]"
         lines.append(
             f"   {mark} {v['name']:<{name_w}} {fmt_s(v['total_s']):>10}  ({v['cycles']:,} cycles/call; "
@@ -270,9 +248,6 @@ def explain_text(info: dict[str, Any], data: dict[str, Any]) -> str:
     b, u = info["budget"], info["used"]
     lines.append(
         "  budget used by the plan: "
-        + ", ".join(
-            f"{u[r]:,.0f}/{b[r]:,.0f} {n}"
-            for r, n in (("lut", "LUT"), ("ff", "FF"), ("dsp", "DSP"), ("bram18", "BRAM18"))
-        )
+        + ", ".join(f"{u[r]:,.0f}/{b[r]:,.0f} {n}" for r, n in RESOURCE_NAMES.items())
     )
     return "\n".join(lines)

@@ -69,7 +69,6 @@ from dataclasses import dataclass, field
 
 from partition import ir
 from partition.boards import Board
-from partition.codegen import template_env
 from partition.dtypes import DType
 from partition.errors import PartitionError
 from partition.estimate.schedule import (
@@ -85,6 +84,7 @@ from partition.estimate.variants import BASE, Directives, estimate_variant, unro
 from partition.regmap import RegisterMap, register_map
 from partition.rtl import shells
 from partition.rtl.datapath import Netlist, Node, Recorder, Region, bit_slice, lit, resize, word_address_bits
+from partition.templating import template_env
 
 BUS_BITS = 32  # m_axi data width of the base variant (every board's kernel_axi_bits)
 STREAM_BYTES = STREAM_BITS // 8  # bytes of an AXI-Stream beat (TDATA)

@@ -42,9 +42,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap
+from partition.templating import template_env
 
 #: Default width of the m_axi data bus and of the words the engines move (DESIGN.md §4, v1).
 DATA_BITS = 32

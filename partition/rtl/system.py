@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from partition.codegen import template_env
 from partition.errors import PartitionError
 from partition.rtl.kernel import RtlKernel
 from partition.rtl.shells import control_address_bits
+from partition.templating import template_env
 
 #: One AXI-Stream chain: (producer kernel, its out port, consumer kernel, its in port).
 Chain = tuple[str, str, str, str]

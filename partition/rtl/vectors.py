@@ -8,7 +8,7 @@ Layout (under a task folder, next to `<task>_regmap.json`):
     vectors/<k>_return.bin     expected scalar return value
 
 The .bin files are exactly those of the Vitis HLS C-simulation testbench
-(partition.codegen.hls: raw elements, row-major, little-endian, no header, bool one byte),
+(partition.vectors.bin_files: raw elements, row-major, little-endian, no header, bool one byte),
 so one profiled vector set feeds both backends. `manifest.json`:
 
     {"format": "partition-rtl-vectors/1", "kernel": "<task>",
@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 
 from partition import ir
-from partition.codegen.hls import VectorSet, _vector_files
+from partition.vectors import VectorSet, bin_files
 
 FORMAT = "partition-rtl-vectors/1"
 
@@ -38,7 +38,7 @@ def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes
     ret_dt = kernel.ret
     if ret_dt is None:
         vectors = [VectorSet(v.inputs, v.outputs, None, v.label) for v in vectors]
-    files = _vector_files(kernel, ret_dt, vectors)
+    files = bin_files(kernel, ret_dt, vectors)
     params = [
         {
             "name": p.name,

@@ -2,7 +2,7 @@
 
 The build tree's `make sim` / `make synth` run these through `partition sim DIR` and
 `partition synth DIR`; the test suite calls them directly. Each step of each kernel
-writes DIR/results/<kernel>/<step>.json in the format `partition.report.html` reads
+writes DIR/results/<kernel>/<step>.json in the format `partition.report.verification` reads
 (`partition-result/1`), plus, for simulation, cocotb's JUnit XML beside it, so
 `partition report DIR` shows what was verified.
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import jinja2
 
 from partition import regmap
-from partition.codegen import template_env
 from partition.rtl import shells
+from partition.templating import template_env
 
 KERNEL = "copy_add"
 RAM_AW = 11  # 2048 words: room for 4100-byte arrays (at 32 bits; 8191 bytes at every width)
