@@ -36,8 +36,7 @@ from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import render  # noqa: E402
 from partition.frontend import Rejected, translate  # noqa: E402
-from partition.fuzz import rtlsim, run  # noqa: E402
-from partition.fuzz.gen import Case  # noqa: E402
+from partition.fuzz import Case, rtlsim, run  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 
 CORPUS = ROOT / "benchmarks" / "corpus"

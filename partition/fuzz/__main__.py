@@ -21,7 +21,8 @@ from pathlib import Path
 
 from partition.codegen import render
 from partition.fuzz import rtlsim, run
-from partition.fuzz.gen import describe, generate
+from partition.fuzz.features import describe
+from partition.fuzz.gen import generate
 from partition.fuzz.run import Summary, fuzz
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from partition.fuzz.gen import Case
+from partition.fuzz.parts import Case
 from partition.profile import recorder, replay
 from partition.profile.model import FunctionProfile, Sample, encode_value
 from partition.profile.signature import SigAcc
