@@ -35,8 +35,7 @@ if str(ROOT) not in sys.path:
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.frontend import Rejected, translate  # noqa: E402
-from partition.fuzz import rtlsim, run  # noqa: E402
-from partition.fuzz.gen import Case  # noqa: E402
+from partition.fuzz import Case, rtlsim, run  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 from partition.templating import render  # noqa: E402
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -84,27 +85,50 @@ def cast_value(v: Any, src: DType, dst: DType) -> Any:
     return wrap(int(v), dst)
 
 
+def _min(x: Any, y: Any, dt: DType) -> Any:
+    return y if y < x else x
+
+
+def _max(x: Any, y: Any, dt: DType) -> Any:
+    return y if y > x else x
+
+
+# binary operations on operands already converted to the operation's type: float (numpy
+# scalars of that width) and integer (Python ints, the result wrapped to the width)
+_FLOAT_BIN: dict[str, Callable[[Any, Any, DType], Any]] = {
+    "add": lambda x, y, dt: dt.np.type(x + y),
+    "sub": lambda x, y, dt: dt.np.type(x - y),
+    "mul": lambda x, y, dt: dt.np.type(x * y),
+    "div": lambda x, y, dt: dt.np.type(np.true_divide(x, y)),
+    "floordiv": float_floordiv,
+    "mod": float_mod,
+    "min": _min,
+    "max": _max,
+}
+_INT_BIN: dict[str, Callable[[int, int, DType], Any]] = {
+    "add": lambda x, y, dt: wrap(x + y, dt),
+    "sub": lambda x, y, dt: wrap(x - y, dt),
+    "mul": lambda x, y, dt: wrap(x * y, dt),
+    "floordiv": floordiv_int,
+    "mod": mod_int,
+    "and": lambda x, y, dt: wrap(x & y, dt),
+    "or": lambda x, y, dt: wrap(x | y, dt),
+    "xor": lambda x, y, dt: wrap(x ^ y, dt),
+    "shl": shl_int,
+    "shr": shr_int,
+    "min": _min,
+    "max": _max,
+}
+
+
 def eval_bin(op: str, a: Any, b: Any, dt: DType, rhs_dt: DType | None = None) -> Any:
     if dt.is_float:
         x, y = dt.np.type(a), dt.np.type(b)
+        fn = _FLOAT_BIN.get(op)
+        if fn is None:
+            raise ValueError(f"op {op} on {dt}")
         with np.errstate(all="ignore"):
-            if op == "add":
-                return dt.np.type(x + y)
-            if op == "sub":
-                return dt.np.type(x - y)
-            if op == "mul":
-                return dt.np.type(x * y)
-            if op == "div":
-                return dt.np.type(np.true_divide(x, y))
-            if op == "floordiv":
-                return float_floordiv(x, y, dt)
-            if op == "mod":
-                return float_mod(x, y, dt)
-            if op == "min":
-                return y if y < x else x
-            if op == "max":
-                return y if y > x else x
-        raise ValueError(f"op {op} on {dt}")
+            return fn(x, y, dt)
     if dt.is_bool:
         x, y = bool(a), bool(b)
         if op in ("and", "min"):
@@ -115,31 +139,10 @@ def eval_bin(op: str, a: Any, b: Any, dt: DType, rhs_dt: DType | None = None) ->
             return x != y
         raise ValueError(f"op {op} on bool")
     x, y = _int(a), _int(b)
-    if op == "add":
-        return wrap(x + y, dt)
-    if op == "sub":
-        return wrap(x - y, dt)
-    if op == "mul":
-        return wrap(x * y, dt)
-    if op == "floordiv":
-        return floordiv_int(x, y, dt)
-    if op == "mod":
-        return mod_int(x, y, dt)
-    if op == "and":
-        return wrap(x & y, dt)
-    if op == "or":
-        return wrap(x | y, dt)
-    if op == "xor":
-        return wrap(x ^ y, dt)
-    if op == "shl":
-        return shl_int(x, y, dt)
-    if op == "shr":
-        return shr_int(x, y, dt)
-    if op == "min":
-        return y if y < x else x
-    if op == "max":
-        return y if y > x else x
-    raise ValueError(f"op {op} on {dt}")
+    fn = _INT_BIN.get(op)
+    if fn is None:
+        raise ValueError(f"op {op} on {dt}")
+    return fn(x, y, dt)
 
 
 def eval_un(op: str, a: Any, dt: DType) -> Any:

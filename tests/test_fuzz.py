@@ -24,10 +24,9 @@ from hypothesis import strategies as st
 from partition.boards import load_board
 from partition.estimate.variants import candidate_directives
 from partition.frontend import Rejected, translate
-from partition.fuzz import csim, golden, rtlsim, run
+from partition.fuzz import Case, csim, describe, generate, golden, rtlsim, run
 from partition.fuzz.__main__ import main as fuzz_main
 from partition.fuzz.draw import HypothesisDraw
-from partition.fuzz.gen import Case, describe, generate
 from partition.sim.icarus import ICARUS_MISSING
 from partition.vectors import kernel_vectors
 

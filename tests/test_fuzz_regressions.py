@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 from partition.boards import load_board
-from partition.fuzz import rtlsim, run
-from partition.fuzz.gen import Case
+from partition.fuzz import Case, rtlsim, run
 
 HAVE_GXX = shutil.which("g++") is not None
 

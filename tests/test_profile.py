@@ -18,13 +18,11 @@ import numpy as np
 import pytest
 
 from partition.errors import AppFailed, PartitionError
-from partition.profile import run_profile
+from partition.profile import Task, edge_vectors, local_ranges, run_profile
 from partition.profile.bench import bench_ns
 from partition.profile.dataflow import DataFlow
 from partition.profile.instrument import NameRegistry, instrument_source
 from partition.profile.model import MAIN, Profile, decode_value, dump_json
-from partition.profile.recorder import Task
-from partition.profile.replay import edge_vectors, local_ranges
 from partition.profile.signature import SigAcc
 
 APPS = Path(__file__).resolve().parent / "apps"

@@ -9,7 +9,7 @@ it needs numpy, and pynq for the `pynq` backend.
     h = rt["scale_add"].start(x, y)       # non-blocking; ... CPU work ...; out = h.wait()
 """
 
-from .core import AcceleratedKernel, CallHandle, KernelStats, Runtime, StreamedResult, make_backend
+from .core import Runtime, make_backend
 from .device import Backend, BufferPool, DeviceBuffer, KernelPort
 from .errors import (
     BackendError,
@@ -20,7 +20,9 @@ from .errors import (
     RuntimeFailure,
     SpecError,
 )
+from .kernel import AcceleratedKernel, CallHandle, StreamedResult
 from .spec import FORMAT, KernelSpec, Spec, load_spec
+from .stats import KernelStats
 
 __version__ = "0.1.0"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
-if TYPE_CHECKING:
-    from .core import Runtime
+from .device import Backend
+from .kernel import AcceleratedKernel
 
 
 def fmt_s(s: float | None) -> str:
@@ -18,12 +18,13 @@ def fmt_s(s: float | None) -> str:
     return f"{s * 1e6:.1f} µs"
 
 
-def format_report(rt: Runtime) -> str:
+def format_report(backend: Backend, kernels: Mapping[str, AcceleratedKernel]) -> str:
+    """The table of a runtime's tasks (`Runtime.report`): its backend and its kernels by task."""
     lines = []
-    head = f"backend {rt.backend.name}"
+    head = f"backend {backend.name}"
     for key in ("overlay", "clock"):
-        if key in rt.backend.info:
-            head += f"; {key}: {rt.backend.info[key]}"
+        if key in backend.info:
+            head += f"; {key}: {backend.info[key]}"
     lines.append(head)
     rows = [
         (
@@ -36,7 +37,7 @@ def format_report(rt: Runtime) -> str:
             "profiled/call",
         )
     ]
-    for task, k in rt.kernels.items():
+    for task, k in kernels.items():
         st = k.stats
         pred = k.spec.predicted
         measured = st.total_s / st.calls if st.calls else None
@@ -57,9 +58,9 @@ def format_report(rt: Runtime) -> str:
             "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
         )
     notes = []
-    for task, k in rt.kernels.items():
+    for task, k in kernels.items():
         st = k.stats
-        if st.calls and not rt.backend.executes_python:
+        if st.calls and not backend.executes_python:
             n = st.calls
             notes.append(
                 f"{task}: per call guards {fmt_s(st.guard_s / n)}, copy-in {fmt_s(st.in_s / n)}, "

@@ -20,7 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 from partition.fuzz import rtlsim, run
-from partition.fuzz.gen import describe, generate
+from partition.fuzz.features import describe
+from partition.fuzz.gen import generate
 from partition.fuzz.run import Summary, fuzz
 from partition.templating import render
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from partition.fuzz.gen import Case
-from partition.profile import recorder, replay
+from partition.fuzz.parts import Case
+from partition.profile import Task, local_ranges, record_globals, same_value
 from partition.profile.model import FunctionProfile, Sample, encode_value
 from partition.profile.signature import SigAcc
 
@@ -94,13 +94,13 @@ def _recording(fn: Any, calls: _Calls) -> Any:
 
 def _profile(fn: Any, rel: str, calls: _Calls, nsamples: int) -> FunctionProfile:
     code = fn.__code__
-    task = recorder.Task(fn.__name__, fn.__qualname__, rel, code.co_firstlineno, "function")
+    task = Task(fn.__name__, fn.__qualname__, rel, code.co_firstlineno, "function")
     task.set_function(fn)
-    recorder._record_globals(task, fn)  # the recorder's own choice of module constants
+    record_globals(task, fn)  # the recorder's own choice of module constants
     mutates = sorted(
         i
         for i in range(len(calls.before[0]) if calls.before else 0)
-        if any(not recorder._same(b[i], a[i]) for b, a in zip(calls.before, calls.after))
+        if any(not same_value(b[i], a[i]) for b, a in zip(calls.before, calls.after))
     )
     samples = []
     for b, a, r in list(zip(calls.before, calls.after, calls.results))[:nsamples]:
@@ -113,7 +113,7 @@ def _profile(fn: Any, rel: str, calls: _Calls, nsamples: int) -> FunctionProfile
         )
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        ranges = replay.local_ranges(task, [copy.deepcopy(b) for b in calls.before])
+        ranges = local_ranges(task, [copy.deepcopy(b) for b in calls.before])
     return FunctionProfile(
         name=fn.__qualname__,
         qualname=fn.__qualname__,

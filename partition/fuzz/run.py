@@ -38,7 +38,8 @@ from partition.codegen import FLOAT_TOLERANCE
 from partition.errors import PartitionError
 from partition.frontend import Rejected, translate
 from partition.fuzz import csim, golden, rtlsim
-from partition.fuzz.gen import Case, generate
+from partition.fuzz.gen import generate
+from partition.fuzz.parts import Case
 from partition.interp import run_kernel
 from partition.profile.model import FunctionProfile
 from partition.rtl.kernel import RtlUnsupported

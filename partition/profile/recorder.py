@@ -19,17 +19,13 @@ leaving it), calibrated at start-up as `_K0 + _K1 * parameters`. Recursive
 calls add their self time but not their inclusive time (the outermost call
 counts it).
 
-Call sites. A context is "which task is on top, which tasks are on the stack";
-contexts are interned, and each (context, callee) pair has one `CallSite`
-that counts calls and the bytes the caller passed in. A call costs one dict
-lookup for its site; `callers` and `ancestors` come from the sites at the end.
+Call sites (`partition.profile.tasks`). A call costs one dict lookup for its
+site; `callers` and `ancestors` come from the sites at the end.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
-import inspect
 import threading
 import time
 import types
@@ -40,7 +36,9 @@ import numpy as np
 
 from partition.profile.dataflow import DataFlow, nbytes_fast, root_array
 from partition.profile.model import MAIN, FunctionProfile, Sample, encode_value
-from partition.profile.signature import ArgSlot, SigAcc
+from partition.profile.signature import SigAcc
+from partition.profile.tasks import CallSite, Context, Task
+from partition.profile.values import globals_read, is_numeric_value, same_value, snapshot
 
 SAMPLE_LIMIT = 16 * 1024 * 1024  # bytes of encoded sample data per stored sample
 
@@ -60,41 +58,6 @@ _E = 0  # calibrated excess inside the timed window (ns)
 _flow = DataFlow()
 _tls = threading.local()
 _tasks: dict[str, Task] = {}
-
-
-class Context:
-    """Top of the call stack (task name) and the set of task names on it."""
-
-    __slots__ = ("name", "rec", "sites", "tasks")
-
-    def __init__(self, name: str, tasks: frozenset[str], rec: bool) -> None:
-        self.name = name
-        self.tasks = tasks
-        self.rec = rec  # the top task was already on the stack (a recursive call)
-        self.sites: dict[Task, CallSite] = {}  # calls made from this context, by callee
-
-
-class CallSite:
-    """Calls of one task from one context: count, and per parameter its signature and caller-made bytes.
-
-    `sites` and `rec` repeat the callee context's fields so the wrapper reads
-    them with one attribute access; the per-site `slots` (merged per task at
-    the end) let it update a parameter's record with one attribute access too.
-    """
-
-    __slots__ = ("caller", "calls", "ctx", "pctx", "rec", "sites", "slots", "task")
-
-    def __init__(self, task: Task | None, pctx: Context | None, ctx: Context) -> None:
-        self.task = task
-        self.pctx = pctx
-        self.ctx = ctx  # the callee's context
-        self.sites = ctx.sites
-        self.rec = ctx.rec
-        self.caller = pctx.name if pctx is not None else ""
-        self.calls = 0
-        self.slots = [ArgSlot(p) for p in (task.params if task else ())]
-
-
 _MAIN_CTX = Context(MAIN, frozenset(), False)
 _ROOT_SITE = CallSite(None, None, _MAIN_CTX)
 _interned: dict[tuple[str, frozenset[str], bool], Context] = {}
@@ -120,84 +83,6 @@ def _new_stack() -> list[list[Any]]:
 
 
 # ------------------------------------------------------------------ tasks
-
-
-class Task:
-    """What is known about one function of the app."""
-
-    __slots__ = ("calls", "errors", "file", "fn", "glob_dict", "glob_values", "kind",
-                 "line", "mutates", "name", "nparams", "params", "qualname", "ret_acc", "samples",
-                 "self_ns", "signature", "total_ns")  # fmt: skip
-
-    def __init__(self, name: str, qualname: str, file: str, line: int, kind: str) -> None:
-        self.name = name
-        self.qualname = qualname
-        self.file = file
-        self.line = line
-        self.kind = kind
-        self.calls = 0
-        self.self_ns = 0
-        self.total_ns = 0
-        self.fn: types.FunctionType | None = None
-        self.signature: inspect.Signature | None = None
-        self.params: list[str] = []
-        self.nparams = -1  # positional parameter count when calls can be read without binding
-        self.ret_acc = SigAcc()
-        self.mutates: set[int] = set()
-        self.samples: list[Sample] = []
-        self.glob_dict: dict[str, Any] | None = None
-        self.glob_values: dict[str, dict[str, Any]] = {}
-        self.errors = 0
-
-    def set_function(self, fn: types.FunctionType) -> None:
-        self.fn = fn
-        try:
-            sig = inspect.signature(fn)
-        except (TypeError, ValueError):
-            sig = None
-        self.signature = sig
-        if sig is None:
-            return
-        params, simple = [], True
-        for p in sig.parameters.values():
-            if p.kind is p.VAR_POSITIONAL:
-                params.append("*" + p.name)
-                simple = False
-            elif p.kind is p.VAR_KEYWORD:
-                params.append("**" + p.name)
-                simple = False
-            else:
-                params.append(p.name)
-                simple = simple and p.kind is not p.KEYWORD_ONLY
-        self.params = params
-        self.nparams = len(params) if simple else -1
-
-    def bind(self, args: tuple, kwargs: dict) -> list[Any] | tuple:
-        """The call's value for every parameter, in order (defaults applied)."""
-        if self.signature is None:
-            return args
-        try:
-            ba = self.signature.bind(*args, **kwargs)
-        except TypeError:
-            return args  # the call itself will raise
-        ba.apply_defaults()
-        return [ba.arguments[p.name] for p in self.signature.parameters.values()]
-
-    def call_with(self, fn: Any, values: list[Any]) -> Any:
-        """Call `fn` with one value per parameter (the inverse of `bind`)."""
-        args: list[Any] = []
-        kwargs: dict[str, Any] = {}
-        assert self.signature is not None
-        for p, v in zip(self.signature.parameters.values(), values):
-            if p.kind is p.VAR_POSITIONAL:
-                args.extend(v)
-            elif p.kind is p.VAR_KEYWORD:
-                kwargs.update(v)
-            elif p.kind is p.KEYWORD_ONLY:
-                kwargs[p.name] = v
-            else:
-                args.append(v)
-        return fn(*args, **kwargs)
 
 
 def register(name: str, qualname: str, file: str, line: int, kind: str) -> None:
@@ -245,73 +130,75 @@ def _make_wrapper(task: Task, fn: Any) -> Any:
         n = task.calls
         task.calls = n + 1
         if n < _nsamples:
-            return _sampled_call(task, fn, args, kwargs, stack, parent, site, t0, ku)
-        flow = _flow
-        others = flow.others
-        values = args
-        try:
-            if kwargs or len(args) != nparams:
-                values = task.bind(args, kwargs)
-            # Inlined: SigAcc.observe and DataFlow.lookup for the common kinds of argument;
-            # an argument no task produced was made by the caller (counted on the slot).
-            for v, p in zip(values, site.slots):
-                tp = type(v)
-                if tp is int:
-                    if v < p.ilo:
-                        p.ilo = v
-                    if v > p.ihi:
-                        p.ihi = v
-                    if -5 <= v <= 256:
-                        p.ns += 1
-                        continue
-                    rec = others.get(id(v))
-                    if rec is None or rec[0] is not v:
-                        p.ns += 1
-                        continue
-                    nb = 8
-                elif tp is float:
-                    if v < p.flo:
-                        p.flo = v
-                    if v > p.fhi:
-                        p.fhi = v
-                    if v != v:
-                        p.fkind = True
-                    rec = others.get(id(v))
-                    if rec is None or rec[0] is not v:
-                        p.ns += 1
-                        continue
-                    nb = 8
-                elif tp is ndarray:
-                    a = p.arrays.get(v.dtype)
-                    if a is None:
-                        p.observe(v, False)
-                    else:
-                        a.shapes.add(v.shape)
-                    nb = v.nbytes
-                    root = v if v.base is None else root_array(v)
-                    rec = flow.arrays.get(id(root))
-                    if rec is not None and rec[0]() is not root:
-                        rec = flow.lookup(v)  # stale entry: forget it
-                    if rec is None:
-                        p.nbytes += nb
-                        p.n += 1
-                        continue
-                else:
-                    p.observe(v, False)
-                    nb = nbytes_fast(v)
-                    if not nb:
-                        continue
-                    rec = flow.lookup(v)
-                    if rec is None:
-                        if tp is tuple:
-                            nb = _consume_tuple(flow, v, nb, tname, p.label)
-                        if nb:
+            sample = _sample_inputs(task, fn, args, kwargs, site)
+        else:
+            sample = None
+            flow = _flow
+            others = flow.others
+            values = args
+            try:
+                if kwargs or len(args) != nparams:
+                    values = task.bind(args, kwargs)
+                # Inlined: SigAcc.observe and DataFlow.lookup for the common kinds of argument;
+                # an argument no task produced was made by the caller (counted on the slot).
+                for v, p in zip(values, site.slots):
+                    tp = type(v)
+                    if tp is int:
+                        if v < p.ilo:
+                            p.ilo = v
+                        if v > p.ihi:
+                            p.ihi = v
+                        if -5 <= v <= 256:
+                            p.ns += 1
+                            continue
+                        rec = others.get(id(v))
+                        if rec is None or rec[0] is not v:
+                            p.ns += 1
+                            continue
+                        nb = 8
+                    elif tp is float:
+                        if v < p.flo:
+                            p.flo = v
+                        if v > p.fhi:
+                            p.fhi = v
+                        if v != v:
+                            p.fkind = True
+                        rec = others.get(id(v))
+                        if rec is None or rec[0] is not v:
+                            p.ns += 1
+                            continue
+                        nb = 8
+                    elif tp is ndarray:
+                        a = p.arrays.get(v.dtype)
+                        if a is None:
+                            p.observe(v, False)
+                        else:
+                            a.shapes.add(v.shape)
+                        nb = v.nbytes
+                        root = v if v.base is None else root_array(v)
+                        rec = flow.arrays.get(id(root))
+                        if rec is not None and rec[0]() is not root:
+                            rec = flow.lookup(v)  # stale entry: forget it
+                        if rec is None:
                             p.nbytes += nb
                             p.n += 1
-                        continue
-                flow.consume_produced(rec, tname, p.label, nb, v)
-        except Exception:
-            task.errors += 1
+                            continue
+                    else:
+                        p.observe(v, False)
+                        nb = nbytes_fast(v)
+                        if not nb:
+                            continue
+                        rec = flow.lookup(v)
+                        if rec is None:
+                            if tp is tuple:
+                                nb = _consume_tuple(flow, v, nb, tname, p.label)
+                            if nb:
+                                p.nbytes += nb
+                                p.n += 1
+                            continue
+                    flow.consume_produced(rec, tname, p.label, nb, v)
+            except Exception:
+                task.errors += 1
         frame = [site, 0, 0]
         stack.append(frame)
         start = _now()
@@ -321,14 +208,7 @@ def _make_wrapper(task: Task, fn: Any) -> Any:
             w = _now() - start - _E
             if stack[-1] is frame:
                 stack.pop()
-            w = max(w, 0)
-            task.self_ns += w - frame[1]
-            total = max(w - frame[2], 0)
-            if not site.rec:
-                task.total_ns += total
-            span = _now() - t0 + ku
-            parent[1] += span
-            parent[2] += span - total
+            _close_call(task, site, parent, frame, w, t0, ku)
             raise
         w = _now() - start - _E
         stack.pop()
@@ -340,48 +220,51 @@ def _make_wrapper(task: Task, fn: Any) -> Any:
             total = 0
         if not site.rec:
             task.total_ns += total
-        try:
-            tp = type(res)
-            if res is None:
-                ret.none = True
-            elif tp is int:
-                if res < ret.ilo:
-                    ret.ilo = res
-                if res > ret.ihi:
-                    ret.ihi = res
-                if not -5 <= res <= 256:
+        if sample is not None:
+            _sample_outputs(task, site, res, sample)
+        else:
+            try:
+                tp = type(res)
+                if res is None:
+                    ret.none = True
+                elif tp is int:
+                    if res < ret.ilo:
+                        ret.ilo = res
+                    if res > ret.ihi:
+                        ret.ihi = res
+                    if not -5 <= res <= 256:
+                        flow.produce(res, tname, site.caller, "return")
+                elif tp is float:
+                    if res < ret.flo:
+                        ret.flo = res
+                    if res > ret.fhi:
+                        ret.fhi = res
+                    if res != res:
+                        ret.fkind = True
                     flow.produce(res, tname, site.caller, "return")
-            elif tp is float:
-                if res < ret.flo:
-                    ret.flo = res
-                if res > ret.fhi:
-                    ret.fhi = res
-                if res != res:
-                    ret.fkind = True
-                flow.produce(res, tname, site.caller, "return")
-            elif tp is ndarray:  # inlined: SigAcc.observe and DataFlow.produce
-                a = ret.arrays.get(res.dtype)
-                if a is None:
-                    ret.observe(res, False)
+                elif tp is ndarray:  # inlined: SigAcc.observe and DataFlow.produce
+                    a = ret.arrays.get(res.dtype)
+                    if a is None:
+                        ret.observe(res, False)
+                    else:
+                        a.shapes.add(res.shape)
+                    root = res if res.base is None else root_array(res)
+                    key = id(root)
+                    arrays = flow.arrays
+                    old = arrays.get(key)
+                    if old is not None and not old[5]:
+                        flow.edge(old[1], old[2], old[4], old[3])
+                    arrays[key] = [_ref(root), tname, site.caller, res.nbytes, "return", False]
+                    if len(arrays) > flow.sweep_at:
+                        flow.sweep()
                 else:
-                    a.shapes.add(res.shape)
-                root = res if res.base is None else root_array(res)
-                key = id(root)
-                arrays = flow.arrays
-                old = arrays.get(key)
-                if old is not None and not old[5]:
-                    flow.edge(old[1], old[2], old[4], old[3])
-                arrays[key] = [_ref(root), tname, site.caller, res.nbytes, "return", False]
-                if len(arrays) > flow.sweep_at:
-                    flow.sweep()
-            else:
-                ret.observe(res, False)
-                flow.produce(res, tname, site.caller, "return")
-            if task.mutates:
-                for i in task.mutates:
-                    flow.produce(values[i], tname, site.caller, params[i] + " (in place)")
-        except Exception:
-            task.errors += 1
+                    ret.observe(res, False)
+                    flow.produce(res, tname, site.caller, "return")
+                if task.mutates:
+                    for i in task.mutates:
+                        flow.produce(values[i], tname, site.caller, params[i] + " (in place)")
+            except Exception:
+                task.errors += 1
         span = _now() - t0 + ku
         parent[1] += span
         parent[2] += span - total
@@ -404,90 +287,14 @@ def _consume_tuple(flow: DataFlow, v: tuple, nb: int, dst: str, label: str) -> i
 # ------------------------------------------------------------ sampled calls
 
 
-def _snapshot(v: Any) -> Any:
-    """A private copy of a value that a call could modify in place (None: cannot tell)."""
-    if isinstance(v, _ndarray):
-        return v.copy()
-    if type(v) is list:
-        try:
-            return copy.deepcopy(v)
-        except Exception:
-            return None
-    return None
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, _ndarray):
-        return (
-            isinstance(b, _ndarray)
-            and a.shape == b.shape
-            and a.dtype == b.dtype
-            and a.tobytes() == b.tobytes()
-        )
-    if type(a) is list:
-        return type(b) is list and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    try:
-        return a is b or bool(a == b) or (a != a and b != b)
-    except Exception:
-        return True
-
-
-def is_numeric_value(v: Any) -> bool:
-    """Numbers, numeric arrays and homogeneous (nested) lists/tuples of numbers."""
-    tp = type(v)
-    if tp in (int, float, bool):
-        return True
-    if isinstance(v, _ndarray):
-        return v.dtype.kind in "biuf" and v.dtype.itemsize <= 8
-    if isinstance(v, np.generic):
-        return v.dtype.kind in "biuf" and v.dtype.itemsize <= 8
-    if tp in (list, tuple) and v:
-        leaf = _leaf_type(v)
-        return leaf is not None
-    return False
-
-
-def _leaf_type(v: Any) -> type | None:
-    """The one type of every leaf of nested lists/tuples of numbers, or None."""
-    types_seen: set[type] = set()
-    todo = [v]
-    while todo:
-        x = todo.pop()
-        if type(x) in (list, tuple):
-            if not x:
-                return None
-            todo.extend(x)
-        elif type(x) in (int, float, bool):
-            types_seen.add(type(x))
-            if len(types_seen) > 1:
-                return None
-        else:
-            return None
-    return types_seen.pop() if types_seen else None
-
-
-def _globals_read(code: types.CodeType) -> set[str]:
-    """Names the code and the code nested in it look up (`co_names`).
-
-    `co_names` holds global reads and attribute names alike; the caller keeps
-    only names bound in the module's namespace.
-    """
-    names: set[str] = set()
-    todo = [code]
-    while todo:
-        c = todo.pop()
-        names.update(c.co_names)
-        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    return names
-
-
-def _record_globals(task: Task, fn: Any) -> None:
+def record_globals(task: Task, fn: Any) -> None:
+    """The numeric module globals `fn` reads, encoded (when not over `SAMPLE_LIMIT`), on `task`."""
     g = getattr(fn, "__globals__", None)
     code = getattr(fn, "__code__", None)
     if g is None or code is None:
         return
     task.glob_dict = g
-    for name in sorted(_globals_read(code)):
+    for name in sorted(globals_read(code)):
         if name.startswith("__partition") or name not in g:
             continue
         v = g[name]
@@ -516,20 +323,10 @@ def _consume_full(task: Task, site: CallSite, values: Any) -> None:
                 p.n += 1
 
 
-def _sampled_call(
-    task: Task,
-    fn: Any,
-    args: tuple,
-    kwargs: dict,
-    stack: list,
-    parent: list,
-    site: CallSite,
-    t0: int,
-    ku: int,
-) -> Any:
+def _sample_inputs(task: Task, fn: Any, args: tuple, kwargs: dict, site: CallSite) -> tuple[Any, list, Any]:
+    """Before a sampled call: full signatures and data-flow lookups of its arguments, copies of
+    what it could modify in place, and the encoded arguments (None when over `SAMPLE_LIMIT`)."""
     global _on
-    tname = task.name
-    params = task.params
     _on = False  # copies and encodings may call the app's own methods: do not record them
     values: Any = args
     snaps: list[Any] = []
@@ -537,9 +334,9 @@ def _sampled_call(
     try:
         values = task.bind(args, kwargs)
         if task.calls == 1:
-            _record_globals(task, fn)
+            record_globals(task, fn)
         _consume_full(task, site, values)
-        snaps = [_snapshot(v) for v in values]
+        snaps = [snapshot(v) for v in values]
         in_bytes = sum(nbytes_fast(v) for v in values)
         if in_bytes * 4 // 3 <= SAMPLE_LIMIT:
             enc_args = [encode_value(v) for v in values]
@@ -547,23 +344,20 @@ def _sampled_call(
         task.errors += 1
     finally:
         _on = not _stopped
-    frame = [site, 0, 0]
-    stack.append(frame)
-    start = _now()
-    try:
-        res = fn(*args, **kwargs)
-    except BaseException:
-        w = _now() - start - _E
-        if stack[-1] is frame:
-            stack.pop()
-        _close_sampled(task, site, parent, frame, w, t0, ku)
-        raise
-    w = _now() - start - _E
-    stack.pop()
+    return values, snaps, enc_args
+
+
+def _sample_outputs(task: Task, site: CallSite, res: Any, sample: tuple[Any, list, Any]) -> None:
+    """After a sampled call: the return value's full signature, the arguments it modified,
+    the data it produced, and the stored sample."""
+    global _on
+    values, snaps, enc_args = sample
+    tname = task.name
+    params = task.params
     _on = False
     try:
         task.ret_acc.observe(res, True)
-        changed = [i for i, (v, s) in enumerate(zip(values, snaps)) if s is not None and not _same(v, s)]
+        changed = [i for i, (v, s) in enumerate(zip(values, snaps)) if s is not None and not same_value(v, s)]
         task.mutates.update(changed)
         _flow.produce(res, tname, site.caller, "return")
         for i in sorted(task.mutates):
@@ -585,11 +379,10 @@ def _sampled_call(
         task.errors += 1
     finally:
         _on = not _stopped
-    _close_sampled(task, site, parent, frame, w, t0, ku)
-    return res
 
 
-def _close_sampled(task: Task, site: CallSite, parent: list, frame: list, w: int, t0: int, ku: int) -> None:
+def _close_call(task: Task, site: CallSite, parent: list, frame: list, w: int, t0: int, ku: int) -> None:
+    """The times of a call that raised (the wrapper does the same inline for one that returned)."""
     w = max(w, 0)
     task.self_ns += w - frame[1]
     total = max(w - frame[2], 0)
@@ -635,66 +428,15 @@ def main_root() -> list[Any]:
         return _new_stack()[0]
 
 
-def _noop0() -> None:
-    return None
-
-
-def _noop3(a: Any, b: Any, c: Any) -> Any:
-    return a
-
-
-def _measure(fn: Any, args: tuple, n: int) -> tuple[float, float, float, float]:
-    """Per call: (bare cost, wrapped cost, recorded span, recorded window) of `fn(*args)`."""
-    reset(0)
-    register("calibrate", "calibrate", "", 0, "function")
-    w = wrap("calibrate")(fn)
-    rng = range(n)
-    start()
-    root = main_root()
-    t = _now()
-    for _ in rng:
-        pass
-    t_empty = _now() - t
-    t = _now()
-    for _ in rng:
-        fn(*args)
-    t_bare = _now() - t
-    t = _now()
-    for _ in rng:
-        w(*args)
-    t_wrapped = _now() - t
-    stop()
-    span, window = root[1] / n, (root[1] - root[2]) / n
-    return (t_bare - t_empty) / n, (t_wrapped - t_empty) / n, span, window
-
-
-def calibrate(n: int = 500, reps: int = 25) -> dict[str, int]:
-    """Measure the wrapper's cost that its own clock reads cannot see; sets `_K0`, `_K1`, `_E`.
-
-    With the constants at zero, a wrapped call's recorded window minus the bare
-    call gives `_E`, and the wrapped call's cost minus its recorded span the
-    unseen cost (from functions of 0 and 3 parameters). Each is the median over
-    `reps` short repetitions, so that other processes interrupting a few of
-    them on a busy machine do not skew it.
-    """
+def set_costs(k0: int, k1: int, e: int) -> None:
+    """The wrapper's calibrated costs in ns (`_K0`, `_K1`, `_E`; see `partition.profile.calibration`)."""
     global _K0, _K1, _E
-    _K0 = _K1 = _E = 0
-    arr = np.zeros(4, dtype=np.int32)
-    saved = _nsamples
-    m0 = [_measure(_noop0, (), n) for _ in range(reps)]
-    m3 = [_measure(_noop3, (1000, 2.5, arr), n) for _ in range(reps)]
-    reset(saved)
+    _K0, _K1, _E = k0, k1, e
 
-    def med(xs: list[float]) -> float:
-        return sorted(xs)[len(xs) // 2]
 
-    e = med([m[3] - m[0] for m in m0 + m3])
-    k0 = med([m[1] - m[2] for m in m0])
-    k3 = med([m[1] - m[2] for m in m3])
-    _E = max(0, round(e))
-    _K0 = max(0, round(k0))
-    _K1 = max(0, round((k3 - k0) / 3))
-    return {"k0_ns": _K0, "k1_ns": _K1, "e_ns": _E}
+def samples_kept() -> int:
+    """How many calls of each function take the full (sampled) path."""
+    return _nsamples
 
 
 # ---------------------------------------------------------------- results

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 import partition
-from partition.profile import bench, recorder, replay
+from partition.profile import bench, calibration, recorder, replay
 from partition.profile.instrument import WRAP_NAME, LocalFinder, LocalModules, NameRegistry, instrument_source
 from partition.profile.model import Profile, dump_json
 
@@ -146,7 +146,7 @@ def main_profile(out: Path, app: Path, argv: list[str], samples: int, do_replay:
             recorder.register(f.name, f.qualname, f.file, f.line, f.kind)
         return compile(tree, path, "exec", dont_inherit=True)
 
-    recorder.calibrate()
+    calibration.calibrate()
     recorder.reset(samples)
     setattr(builtins, WRAP_NAME, recorder.wrap)
     code = compile_instrumented(app.read_bytes(), str(app), "", app.name)

@@ -9,8 +9,9 @@ Python runner and report through the same `TestResult`.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from partition.errors import PartitionError
 from partition.sim.cocotb_run import Build, TestResult, build_key, cached_build, existing_sources, run_cocotb
@@ -34,16 +35,7 @@ def build(
     return cached_build("icarus", srcs, top, Path(build_dir).resolve(), key, timescale=timescale)
 
 
-def run_test(
-    model: Build,
-    test_module: str,
-    test_dir: Path | str,
-    *,
-    module_dir: Path | str | None = None,
-    testcase: str | Sequence[str] | None = None,
-    extra_env: Mapping[str, str] | None = None,
-) -> TestResult:
-    """Run cocotb module `test_module` against an Icarus `model`; results instead of exit."""
-    return run_cocotb(
-        "icarus", model, test_module, test_dir, module_dir=module_dir, testcase=testcase, extra_env=extra_env
-    )
+def run_test(model: Build, test_module: str, test_dir: Path | str, **options: Any) -> TestResult:
+    """Run cocotb module `test_module` against an Icarus `model`; results instead of exit.
+    `options`: those of `partition.sim.cocotb_run.run_cocotb` (module_dir, testcase, extra_env, ...)."""
+    return run_cocotb("icarus", model, test_module, test_dir, **options)

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from partition.errors import PartitionError
 from partition.sim.cocotb_run import (  # noqa: F401  (re-exported: the simulators' shared types)
@@ -171,28 +172,17 @@ def run_test(
     test_module: str,
     test_dir: Path | str,
     *,
-    module_dir: Path | str | None = None,
-    testcase: str | Sequence[str] | None = None,
-    extra_env: Mapping[str, str] | None = None,
     seed: int | None = None,
     waves: bool = False,
+    **options: Any,
 ) -> TestResult:
     """Run cocotb module `test_module` (importable from `module_dir`) against `model`.
 
     Returns the parsed results instead of exiting the process on failure (cocotb's runner
-    does that under pytest), so callers can also assert that a test fails.
+    does that under pytest), so callers can also assert that a test fails. `options`: those
+    of `partition.sim.cocotb_run.run_cocotb` (module_dir, testcase, extra_env).
     """
     setup_environment()
     if waves and not model.waves:
         raise PartitionError(f"{model.top}: waves requested but the model was built without them")
-    return run_cocotb(
-        "verilator",
-        model,
-        test_module,
-        test_dir,
-        module_dir=module_dir,
-        testcase=testcase,
-        extra_env=extra_env,
-        seed=seed,
-        waves=waves,
-    )
+    return run_cocotb("verilator", model, test_module, test_dir, seed=seed, waves=waves, **options)

@@ -1,0 +1,220 @@
+"""Whole-array numpy in a generated kernel: array expressions over whole arrays and slices
+(arithmetic, np.where, np.minimum/maximum, np.abs, np.clip, astype), new arrays, slice
+updates, reductions, dot and matrix products.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from partition.fuzz.exprs import ExprGen
+from partition.fuzz.parts import Arr
+from partition.fuzz.typed import CMP_OPS, FLOAT_DTS, INT_DTS, Ex, arr_sample, np_ctor, pyint, quiet
+
+
+class ArrayGen(ExprGen):
+    """Generates whole-array numpy statements."""
+
+    # ------------------------------------------------------------ whole-array numpy
+
+    def array_operand(self, shape: tuple[int, ...]) -> Ex | None:
+        """An array of exactly `shape` (a whole array or a slice of a longer 1-D one), or a scalar."""
+        d = self.d
+        cands = [a for a in self.arrays.values() if not a.is_list and a.kind != "rom"]
+        same = [a for a in cands if a.shape == shape]
+        longer = [a for a in cands if len(shape) == 1 and len(a.shape) == 1 and a.shape[0] > shape[0]]
+        r = d.int(0, 9)
+        if r < 6 and same:
+            a = d.choice(same)
+            return Ex(a.name, (a.sample(),))
+        if r < 8 and longer:
+            a = d.choice(longer)
+            n, m = a.shape[0], shape[0]
+            if d.chance(0.5):
+                s = d.int(0, n - m)
+                text = f"{a.name}[{s}:{s + m}]"
+            else:
+                st = d.choice((2, 3))
+                if (n - 1) // st + 1 < m:
+                    text = f"{a.name}[{n - m}:]"
+                else:
+                    s = d.int(0, n - 1 - (m - 1) * st)
+                    text = f"{a.name}[{s}:{s + (m - 1) * st + 1}:{st}]"
+            return Ex(text, (arr_sample(a.dt, shape),))
+        e = self.expr(2, "int" if not self.floats else "")
+        if e.kind == "int" and not e.const:
+            return None
+        return e
+
+    def array_expr(self, shape: tuple[int, ...], depth: int = 0) -> Ex | None:
+        d = self.d
+        if depth >= 2 or d.chance(0.3):
+            e = self.array_operand(shape)
+            return e if e is not None and e.kind == "arr" else None
+        r = d.weighted(
+            [("bin", 6), ("where", 2), ("minmax", 2), ("abs", 1), ("clip", 1), ("astype", 1), ("neg", 1)]
+        )
+        a = self.array_expr(shape, depth + 1)
+        if a is None:
+            return None
+        if r == "bin":
+            b = self.array_operand(shape) if d.chance(0.6) else self.array_expr(shape, depth + 1)
+            if b is None:
+                return None
+            op = d.choice(("+", "-", "*", "//", "%", "&", "|", "^", ">>", "+", "-"))
+            if op == ">>" and b.kind != "arr":
+                b = pyint(str(d.int(0, 9)), 0, 9, True)
+            res = self.binop(op, a, b)
+            return res if res is not None and res.kind == "arr" and res.s.shape == shape else None
+        if r == "where":
+            b = self.array_operand(shape)
+            c = self.array_operand(shape)
+            if b is None or c is None:
+                return None
+            cond = self.cmp(d.choice(CMP_OPS), a, b)
+            if cond is None or cond.kind != "arr":
+                return None
+            v = quiet(lambda: np.where(cond.s, a.s, c.s))
+            return None if v is None else Ex(f"np.where({cond.text}, {a.text}, {c.text})", (v,))
+        if r == "minmax":
+            b = self.array_operand(shape)
+            if b is None:
+                return None
+            fn = d.choice(("minimum", "maximum"))
+            v = quiet(lambda: getattr(np, fn)(a.s, b.s))
+            return None if v is None else Ex(f"np.{fn}({a.text}, {b.text})", (v,))
+        if r == "abs":
+            v = quiet(lambda: np.abs(a.s))
+            return None if v is None else Ex(f"np.abs({a.text})", (v,))
+        if r == "clip":
+            if a.dt not in INT_DTS:
+                return None
+            info = np.iinfo(a.dt)
+            lo = d.choice((0, -5, 1, -100))
+            hi = d.choice((10, 100, 7, 255))
+            if not (info.min <= lo <= hi <= info.max):
+                return None
+            return Ex(f"np.clip({a.text}, {lo}, {hi})", a.samples)
+        if r == "astype":
+            to = self.int_dt() if not a.is_float else d.choice(FLOAT_DTS)
+            return Ex(f"{a.text}.astype({np_ctor(to)})", (arr_sample(to, shape),))
+        v = quiet(lambda: -a.s)
+        return None if v is None else Ex(f"(-{a.text})", (v,))
+
+    def stmt_numpy(self) -> None:
+        """One whole-array statement: a new array, an in-place update or a reduction."""
+        d = self.d
+        cands = [a for a in self.arrays.values() if not a.is_list and a.kind != "rom"]
+        if not cands:
+            return
+        base = d.choice(cands)
+        shape = base.shape
+        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2)])
+        if r == "new":
+            for _ in range(4):
+                e = self.array_expr(shape)
+                if e is not None and not e.text.isidentifier():
+                    break  # (`t = x` makes an alias, which the frontend asks to avoid)
+            else:
+                return
+            name = self.fresh("t")
+            self.emit(f"{name} = {e.text}")
+            dt = e.dt
+            self.arrays[name] = Arr(name, dt, shape, writable=False)
+            return
+        if r == "inplace":
+            targets = [a for a in cands if a.writable and len(a.shape) == 1 and a.shape[0] >= 2]
+            if not targets:
+                return
+            t = d.choice(targets)
+            n = t.shape[0]
+            s = d.int(0, n - 2)
+            m = d.int(1, n - s)
+            e = self.array_operand((m,)) if d.chance(0.6) else self.array_expr((m,))
+            if e is None:
+                return
+            op = d.choice(("+", "-", "*") if t.dt in FLOAT_DTS else ("+", "-", "*", "&", "|", "^"))
+
+            def probe() -> Any:
+                buf = arr_sample(t.dt, (m,))
+                fn = {"+": operator.iadd, "-": operator.isub, "*": operator.imul,
+                      "&": operator.iand, "|": operator.ior, "^": operator.ixor}[op]  # fmt: skip
+                for smp in e.samples:
+                    fn(buf, smp)
+                return buf
+
+            if quiet(probe) is None:
+                return
+            if e.kind == "int" and not (
+                np.iinfo(t.dt).min <= e.lo and e.hi <= np.iinfo(t.dt).max if t.dt in INT_DTS else True
+            ):
+                return
+            self.emit(f"{t.name}[{s}:{s + m}] {op}= {e.text}")
+            return
+        if r == "reduce":
+            ints = [
+                v
+                for v in self.vars.values()
+                if v.mode == "np" and v.ex.dt in ("int32", "int64", "uint64", "uint32")
+            ]
+            if not ints:
+                return
+            v = d.choice(ints)
+            e = self.array_expr(shape)
+            if e is None:
+                return
+            if e.is_float:
+                return  # numpy sums floats pairwise; the kernel adds in order
+            fn = d.choice(
+                ("np.sum({})", "{}.max()", "{}.min()", "np.argmax({})", "np.max({})", "np.argmin({})")
+            )
+            red = fn.format(e.text)
+            if e.dt == "bool" and "arg" not in fn:
+                return
+            val = quiet(lambda: eval(fn.format("x"), {"np": np, "x": e.s}))
+            if val is None:
+                return
+            rv = Ex(red, (val,))
+            res = self.binop("+", v.ex, rv)
+            if res is None:
+                return
+            text = self.assign_to(v, res)
+            if text:
+                self.emit(text)
+            return
+        # dot products of integer vectors (exact), or a small integer matrix product
+        ints = [a for a in cands if a.dt in INT_DTS and len(a.shape) == 1]
+        targets = [v for v in self.vars.values() if v.mode == "np" and v.ex.dt in INT_DTS]
+        mats = [a for a in cands if a.dt in INT_DTS and len(a.shape) == 2]
+        r2 = d.int(0, 2)
+        if r2 == 0 and ints and targets:
+            # integer dot product (exact: numpy wraps in the operands' type) of equal lengths
+            a = d.choice(ints)
+            b = self.array_operand(a.shape)
+            if b is None or b.kind != "arr" or b.dt not in INT_DTS:
+                return
+            prod = d.choice((f"np.dot({a.name}, {b.text})", f"({a.name} @ {b.text})"))
+            val = quiet(lambda: np.dot(a.sample(), b.s))
+            if val is None:
+                return
+            v = d.choice(targets)
+            res = self.binop("+", v.ex, Ex(prod, (val,)))
+            text = None if res is None else self.assign_to(v, res)
+            if text:
+                self.emit(text)
+                self.features.add("dot")
+            return
+        pairs = [(a, b) for a in mats for b in mats + ints if a.shape[1] == b.shape[0]]
+        pairs += [(a, b) for a in ints for b in mats if a.shape[0] == b.shape[0]]
+        if pairs:
+            a, b = d.choice(pairs)
+            val = quiet(lambda: a.sample() @ b.sample())
+            if val is None:
+                return
+            name = self.fresh("mm")
+            self.emit(f"{name} = " + d.choice((f"{a.name} @ {b.name}", f"np.dot({a.name}, {b.name})")))
+            self.arrays[name] = Arr(name, val.dtype.name, val.shape)
+            self.features.add("matmul")

@@ -1,0 +1,203 @@
+"""Edge-case vectors: up to two synthetic samples ("extremes": dtype limits, signed zeros, tiny
+values; "random": seeded, full dtype range / twice the observed float range) built from a
+function's first sample's shapes and dtypes, kept only when the function accepts them
+(returns without exception in time).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from partition.dtypes import is_supported_numpy
+from partition.profile.model import FunctionProfile, Sample, encode_value
+from partition.profile.sandbox import Timeout, deadline
+from partition.profile.tasks import Task
+
+
+def _dedup(xs: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in xs:
+        if not any(x == y and math.copysign(1, x) == math.copysign(1, y) for y in out):
+            out.append(x)
+    return out
+
+
+def _sig_range(sig: dict[str, Any] | None, fallback: Any) -> tuple[float, float]:
+    """Observed (min, max) from a signature, else from the value itself."""
+    lo = hi = None
+    if sig is not None:
+        lo, hi = sig.get("min"), sig.get("max")
+    if not isinstance(lo, int | float) or not isinstance(hi, int | float):
+        lo = hi = None
+    if lo is None and fallback is not None:
+        a = np.asarray(fallback, dtype=np.float64) if not isinstance(fallback, np.ndarray) else fallback
+        if a.size and a.dtype.kind in "biuf":
+            with np.errstate(all="ignore"):
+                finite = a[np.isfinite(a)] if a.dtype.kind == "f" else a
+            if finite.size:
+                lo, hi = finite.min().item(), finite.max().item()
+    if lo is None or not math.isfinite(lo) or not math.isfinite(hi):
+        return -1.0, 1.0
+    return lo, hi
+
+
+def _float_extremes(lo: float, hi: float, tiny: float) -> list[float]:
+    return _dedup([float(lo), float(hi), 0.0, -0.0, tiny, -tiny])
+
+
+def _float_random(rng: np.random.Generator, lo: float, hi: float, n: int, fmax: float) -> np.ndarray:
+    width = hi - lo
+    if width <= 0:
+        width = max(abs(lo), 1.0)
+    mid = (lo + hi) / 2
+    a, b = max(mid - width, -fmax), min(mid + width, fmax)
+    return rng.uniform(a, b, n)
+
+
+def _int_extremes(lo: int, hi: int) -> list[int]:
+    cand = [lo, hi, -1, 0, 1, lo + 1, hi - 1]
+    return _dedup([c for c in cand if lo <= c <= hi])
+
+
+def _synth_array(v: np.ndarray, sig: dict[str, Any], mode: str, rng: np.random.Generator) -> np.ndarray:
+    dt = v.dtype
+    n = v.size
+    if dt.kind == "b":
+        if mode == "extremes":
+            flat = np.resize(np.array([False, True]), n)
+        else:
+            flat = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        if mode == "extremes":
+            flat = np.resize(np.array(_int_extremes(int(info.min), int(info.max)), dtype=dt), n)
+        else:
+            flat = rng.integers(int(info.min), int(info.max), size=n, dtype=dt, endpoint=True)
+    else:
+        finfo = np.finfo(dt)
+        lo, hi = _sig_range(sig, v)
+        if mode == "extremes":
+            flat = np.resize(np.array(_float_extremes(lo, hi, float(finfo.tiny)), dtype=dt), n)
+        else:
+            flat = _float_random(rng, lo, hi, n, float(finfo.max)).astype(dt)
+    return flat.astype(dt, copy=False).reshape(v.shape)
+
+
+def _leaves(v: Any) -> list[Any]:
+    if isinstance(v, list):
+        out: list[Any] = []
+        for x in v:
+            out.extend(_leaves(x))
+        return out
+    return [v]
+
+
+def _refill(v: Any, it: Iterator[Any]) -> Any:
+    if isinstance(v, list):
+        return [_refill(x, it) for x in v]
+    return next(it)
+
+
+def _leaf_sig(sig: dict[str, Any] | None) -> dict[str, Any] | None:
+    while sig is not None and sig.get("type") == "list":
+        sig = sig.get("elem")
+    return sig
+
+
+def _synth_list(v: list, sig: dict[str, Any], mode: str, rng: np.random.Generator) -> list:
+    leaves = _leaves(v)
+    n = len(leaves)
+    lo, hi = _sig_range(_leaf_sig(sig), leaves)
+    if type(leaves[0]) is int:
+        lo, hi = int(lo), int(hi)
+        if mode == "extremes":
+            cyc = _int_extremes(lo, hi)
+            vals = [cyc[i % len(cyc)] for i in range(n)]
+        else:
+            vals = [int(x) for x in rng.integers(lo, hi, size=n, endpoint=True)]
+    elif mode == "extremes":
+        cyc = _float_extremes(lo, hi, float(np.finfo(np.float64).tiny))
+        vals = [cyc[i % len(cyc)] for i in range(n)]
+    else:
+        vals = [float(x) for x in _float_random(rng, lo, hi, n, float(np.finfo(np.float64).max))]
+    return _refill(v, iter(vals))
+
+
+def _synth_scalar(v: Any, sig: dict[str, Any], mode: str) -> Any:
+    if isinstance(v, bool | np.bool_):
+        return v
+    lo, hi = _sig_range(sig, v)
+    x = lo if mode == "extremes" else hi
+    if isinstance(v, np.generic):
+        return v.dtype.type(x)
+    return type(v)(x)
+
+
+def _edge_kind(v: Any) -> str | None:
+    """How an input can be synthesised, or None when it cannot."""
+    if isinstance(v, np.ndarray):
+        return "array" if is_supported_numpy(v.dtype) and v.size > 0 else None
+    if isinstance(v, np.generic):
+        return "scalar" if is_supported_numpy(v.dtype) else None
+    if type(v) in (int, float, bool):
+        return "scalar"
+    if type(v) is list and v:
+        leaves = _leaves(v)
+        kinds = {type(x) for x in leaves}
+        if len(kinds) == 1 and kinds <= {int, float}:
+            return "list"
+    return None
+
+
+def edge_vectors(task: Task, fp: FunctionProfile, first: list[Any], time_limit: float) -> list[Sample]:
+    """Up to two synthetic samples (extremes, random) the function accepts."""
+    kinds = [_edge_kind(v) for v in first]
+    if not kinds or any(k is None for k in kinds):
+        return []
+    fn = task.fn
+    assert fn is not None
+    rng = np.random.default_rng(zlib.crc32(task.name.encode()))
+    seen = {json.dumps(s.args, sort_keys=True) for s in fp.samples}
+    out = []
+    for mode in ("extremes", "random"):
+        args: list[Any] = []
+        for v, kind, sig in zip(first, kinds, fp.arg_sigs):
+            if kind == "array":
+                args.append(_synth_array(v, sig, mode, rng))
+            elif kind == "list":
+                args.append(_synth_list(v, sig, mode, rng))
+            else:
+                args.append(_synth_scalar(v, sig, mode))
+        try:
+            encoded = [encode_value(a) for a in args]
+        except Exception:
+            continue
+        key = json.dumps(encoded, sort_keys=True)
+        if key in seen:
+            continue  # nothing new (e.g. scalar inputs that never varied)
+        seen.add(key)
+        inputs = copy.deepcopy(args)
+        try:
+            with deadline(time_limit):
+                res = task.call_with(fn, inputs)
+        except (Exception, SystemExit, Timeout):
+            continue
+        try:
+            out.append(
+                Sample(
+                    args=encoded,
+                    result=encode_value(res),
+                    outputs={str(i): encode_value(inputs[i]) for i in fp.mutates if i < len(inputs)},
+                    edge=True,
+                )
+            )
+        except Exception:
+            continue
+    return out
