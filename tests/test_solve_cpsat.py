@@ -7,10 +7,18 @@ import math
 import pytest
 
 from partition.errors import PartitionError
-from partition.solve import cpsat, heuristic
-from partition.solve.brute import brute_force
-from partition.solve.ilp import available_solvers, default_solver, solve, top_k
-from partition.solve.model import evaluate, feasible, schedule_length
+from partition.solve import (
+    available_solvers,
+    brute_force,
+    cpsat,
+    default_solver,
+    evaluate,
+    feasible,
+    heuristic,
+    schedule_length,
+    solve,
+    top_k,
+)
 from partition.solve.random_problems import layered_problem, random_variant_problem
 
 pytestmark = pytest.mark.skipif(not cpsat.available(), reason="OR-tools is not installed")

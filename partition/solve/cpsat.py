@@ -70,13 +70,8 @@ from dataclasses import dataclass
 from partition.boards import RESOURCES
 from partition.errors import PartitionError
 from partition.solve import heuristic
-from partition.solve.model import (
-    MAIN,
-    Problem,
-    Solution,
-    Variant,
-    chosen,
-    feasible,
+from partition.solve.model import MAIN, Problem, Solution, Variant, chosen, feasible
+from partition.solve.schedule import (
     longest_paths,
     makespan_jobs,
     schedule_entries,

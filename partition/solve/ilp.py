@@ -127,26 +127,18 @@ import pulp
 
 from partition.errors import PartitionError
 from partition.solve import cpsat, heuristic
-from partition.solve.model import EXACT_SPLIT_TASKS as _EXACT_SPLIT
-from partition.solve.model import (
-    MAIN,
-    OBJECTIVES,
-    Problem,
+from partition.solve.evaluate import evaluate, streamed
+from partition.solve.model import FEAS_ABS, MAIN, OBJECTIVES, Problem, Solution, Variant, chosen, feasible
+from partition.solve.period import EXACT_SPLIT_TASKS as _EXACT_SPLIT
+from partition.solve.period import split_cores, throughput_entries, throughput_loads
+from partition.solve.schedule import (
     ScheduleTooLarge,
-    Solution,
-    Variant,
-    chosen,
-    evaluate,
-    feasible,
+    entries_from_starts,
     longest_paths,
     makespan_jobs,
     optimal_schedule,
     schedule_length,
-    split_cores,
-    streamed,
     task_order,
-    throughput_entries,
-    throughput_loads,
 )
 
 SOLVERS = ("cbc", "highs", "cpsat")
@@ -156,7 +148,6 @@ _OBJ_UNITS = 1e6  # solver objective ~ 1e6 at the optimum (see Numerics)
 _TIE_REL = 1e-12  # "not worse" for the tie rule
 _CHECK_REL = 1e-6  # solver objective vs the model on the rounded choice
 _PROVEN_REL = 1e-9  # a schedule this close to the bound is optimal (lazy makespan)
-_FEAS_ABS = 1e-9  # same slack as model.feasible
 _VALID_ABS = 1e-3  # a solver's point must meet every row within this (solver units, objective ~1e6)
 
 
@@ -408,14 +399,14 @@ def _fold(problem: Problem) -> _Fold:
                 n: min(v.resources.get(r, 0.0) for v in opts[n]) for n in names if fixed.get(n) == 1
             }
             total_min = sum(pinned_min.values())
-            if total_min > cap + _FEAS_ABS:
+            if total_min > cap + FEAS_ABS:
                 infeasible = True
                 break
             for n in names:
                 if fixed.get(n) == 0 or not opts[n]:
                     continue
                 room = cap - (total_min - pinned_min.get(n, 0.0))
-                keep = [v for v in opts[n] if v.resources.get(r, 0.0) <= room + _FEAS_ABS]
+                keep = [v for v in opts[n] if v.resources.get(r, 0.0) <= room + FEAS_ABS]
                 if len(keep) != len(opts[n]):
                     changed = True
                     opts[n] = keep
@@ -431,7 +422,7 @@ def _fold(problem: Problem) -> _Fold:
     rows = []
     for r, cap in budgets.items():
         most = sum(max((v.resources.get(r, 0.0) for v in opts[n]), default=0.0) for n in names)
-        if most > cap + _FEAS_ABS:
+        if most > cap + FEAS_ABS:
             rows.append((r, cap))
     pair_list = sorted(
         (p for p in pairs if p[0] in free_set and p[1] in free_set),
@@ -518,7 +509,7 @@ class _Builder:
                 fold.opts[n][0].resources.get(r, 0.0) for n in fold.names if n not in self.z and self.x[n]
             )
             self.row(
-                pulp.LpAffineExpression(terms) <= cap - const + _FEAS_ABS,
+                pulp.LpAffineExpression(terms) <= cap - const + FEAS_ABS,
                 f"res_{re.sub(r'[^A-Za-z0-9]', '_', r)}",
             )
         for a, b in fold.pairs:
@@ -1404,7 +1395,7 @@ def _ilp_schedule(problem: Problem, lp: _Lp, values: dict, x: dict[str, int], va
             indeg[q] -= 1
             if indeg[q] == 0:
                 heapq.heappush(heap, (s_val[q], q))
-    return heuristic.entries_from_starts(problem, jobs, start, res)
+    return entries_from_starts(problem, jobs, start, res)
 
 
 # --------------------------------------------------------------------------- public API
