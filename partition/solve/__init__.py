@@ -4,8 +4,9 @@
   budgets) and the feasibility of a choice;
 * `evaluate`: what a choice costs under each objective (`latency` there),
   with `schedule` (makespan) and `period` (throughput) for the other two;
+* `check`: rejecting a malformed problem;
 * `ilp`: the MILP (PuLP with CBC or HiGHS) and the k best choices;
-* `cpsat`: the makespan objective with OR-tools' CP-SAT;
+* `cpsat` (with `cpsat_redundant`): the makespan objective with OR-tools' CP-SAT;
 * `heuristic`: the greedy start and list scheduling; `brute`: exhaustive
   enumeration, the reference the solvers are tested against;
 * `explain`: why a problem is infeasible, in words;
@@ -14,17 +15,10 @@
 """
 
 from partition.solve.brute import brute_force
+from partition.solve.check import check_problem
 from partition.solve.evaluate import evaluate, streamed
 from partition.solve.explain import explain_infeasible, infeasibility_reasons, no_kernel_fits
-from partition.solve.ilp import (
-    MAX_PAIRS,
-    SOLVERS,
-    available_solvers,
-    check_problem,
-    default_solver,
-    solve,
-    top_k,
-)
+from partition.solve.ilp import MAX_PAIRS, SOLVERS, available_solvers, default_solver, solve, top_k
 from partition.solve.model import (
     OBJECTIVES,
     ChainCost,

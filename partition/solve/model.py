@@ -58,6 +58,8 @@ Pins, budgets and exclusive pairs are the same for every objective.
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
 
 from partition.errors import PartitionError
@@ -155,6 +157,47 @@ class Solution:
     # makespan: the jobs of one run; throughput: one period's load per resource
     # (entries: task, kind, resource, start_s, end_s; see `schedule_entries`)
     schedule: list[dict] = field(default_factory=list)
+
+
+def make_solution(
+    problem: Problem,
+    x: dict[str, int],
+    var: dict[str, str],
+    *,
+    objective_s: float,
+    status: str,
+    solver: str,
+    gap: float | None,
+    start: float,
+    stats: dict[str, int],
+    schedule: list[dict],
+) -> Solution:
+    """A solve's result for the choice (x, var): every task's placement and each FPGA task's
+    variant, in task order; `start` is the solve's perf_counter start."""
+    return Solution(
+        assignment={t.name: int(x.get(t.name, 0)) for t in problem.tasks},
+        objective_s=objective_s,
+        status=status,
+        solver=solver,
+        gap=gap,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+        variant={t.name: var[t.name] for t in problem.tasks if x.get(t.name) and t.name in var},
+        schedule=schedule,
+    )
+
+
+def no_solution(status: str, solver: str, start: float, stats: dict[str, int]) -> Solution:
+    """A solve that ended without a choice (`status` says why); `start` is its perf_counter start."""
+    return Solution(
+        assignment={},
+        objective_s=math.inf,
+        status=status,
+        solver=solver,
+        gap=None,
+        solve_time_s=time.perf_counter() - start,
+        stats=dict(stats),
+    )
 
 
 # --------------------------------------------------------------------------- choices
