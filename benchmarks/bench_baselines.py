@@ -39,7 +39,7 @@ from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.plan import Options, objective_of, prepare, solve_prepared, translate_all  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
-from partition.solve.model import Problem, feasible  # noqa: E402
+from partition.solve import Problem, feasible  # noqa: E402
 
 OBJECTIVES = ("latency", "makespan", "throughput")
 UTILS = (0.8, 0.12)  # the default cap, and one where not every kernel fits (the choice matters)

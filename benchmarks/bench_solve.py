@@ -37,8 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a source checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from partition.solve import heuristic  # noqa: E402
-from partition.solve.ilp import available_solvers, solve  # noqa: E402
+from partition.solve import available_solvers, heuristic, solve  # noqa: E402
 from partition.solve.random_problems import layered_problem, with_variants  # noqa: E402
 
 SIZES = (10, 40, 100, 1000, 2000)

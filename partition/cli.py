@@ -450,7 +450,7 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
         t0 = time.perf_counter()
         prof = _load_profile_or_run(args, app, app_args)
         t1 = time.perf_counter()
-        from partition.solve.ilp import default_solver
+        from partition.solve import default_solver
 
         # the label names the solver auto picks (CBC instead of CP-SAT only beyond CPSAT_MAX_TASKS)
         solver = default_solver(opts.objective, opts.top_k) if args.solver == "auto" else args.solver

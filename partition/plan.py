@@ -33,10 +33,7 @@ from partition.estimate.variants import BASE, Directives, KernelVariant, estimat
 from partition.frontend import Rejected, Verdict, chainable, translate
 from partition.profile.model import MAIN, Profile
 from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
-from partition.solve import costs, heuristic
-from partition.solve.explain import explain_infeasible, no_kernel_fits
-from partition.solve.ilp import default_solver, top_k
-from partition.solve.model import (
+from partition.solve import (
     OBJECTIVES,
     ChainCost,
     Problem,
@@ -44,10 +41,16 @@ from partition.solve.model import (
     Solution,
     chain_stages,
     chosen,
+    costs,
+    default_solver,
     evaluate,
+    explain_infeasible,
     feasible,
+    heuristic,
+    no_kernel_fits,
     streamed,
     throughput_entries,
+    top_k,
 )
 
 FORMAT = "partition-plan/1"
@@ -548,7 +551,7 @@ def _schedule(problem: Problem, sol: Solution) -> list[dict[str, Any]]:
     if problem.objective == "throughput" and not entries:
         ch = chosen(problem, sol.assignment, sol.variant)
         cpu = {t.name: t.cpu_s for t in problem.tasks if ch[t.name] is None}
-        from partition.solve.model import split_cores
+        from partition.solve import split_cores
 
         entries = throughput_entries(problem, ch, split_cores(problem.base_s, cpu, problem.cpu_cores))
     out = []

@@ -9,10 +9,20 @@ import random
 import pytest
 
 from partition.errors import PartitionError
-from partition.solve.brute import brute_force
-from partition.solve.explain import explain_infeasible, infeasibility_reasons, no_kernel_fits
-from partition.solve.ilp import available_solvers, solve, top_k
-from partition.solve.model import EdgeCost, Problem, TaskCost, evaluate, feasible
+from partition.solve import (
+    EdgeCost,
+    Problem,
+    TaskCost,
+    available_solvers,
+    brute_force,
+    evaluate,
+    explain_infeasible,
+    feasible,
+    infeasibility_reasons,
+    no_kernel_fits,
+    solve,
+    top_k,
+)
 from partition.solve.random_problems import board_budget, layered_problem, random_problem
 
 SEEDS = range(320)

@@ -8,24 +8,29 @@ import math
 import pytest
 
 from partition.errors import PartitionError
-from partition.solve import heuristic
-from partition.solve.brute import brute_force
-from partition.solve.explain import explain_infeasible, infeasibility_reasons, no_kernel_fits
-from partition.solve.ilp import MAX_PAIRS, available_solvers, solve, top_k
-from partition.solve.model import (
+from partition.solve import (
+    MAX_PAIRS,
     ChainCost,
     EdgeCost,
     Problem,
     TaskCost,
     Variant,
+    available_solvers,
+    brute_force,
     chain_stages,
     chosen,
     evaluate,
+    explain_infeasible,
     feasible,
+    heuristic,
+    infeasibility_reasons,
+    no_kernel_fits,
     optimal_schedule,
     schedule_length,
+    solve,
     streamable,
     streamed,
+    top_k,
 )
 from partition.solve.random_problems import (
     board_budget,

@@ -1,6 +1,6 @@
 """Exhaustive enumeration: the reference the ILP is checked against.
 
-It shares nothing with the ILP but the cost model (`model.evaluate`,
+It shares nothing with the ILP but the cost model (`evaluate.evaluate`,
 `model.feasible`), so an agreement between the two on many random instances
 says the linearisation, the scheduling constraints, the constant folding and
 the status handling of the ILP are right. Every task takes each of its
@@ -24,19 +24,10 @@ import math
 import time
 
 from partition.errors import PartitionError
-from partition.solve.model import (
-    Problem,
-    Solution,
-    chosen,
-    evaluate,
-    feasible,
-    makespan_jobs,
-    optimal_schedule,
-    split_cores,
-    task_order,
-    throughput_entries,
-    throughput_loads,
-)
+from partition.solve.evaluate import evaluate
+from partition.solve.model import Problem, Solution, chosen, feasible
+from partition.solve.period import split_cores, throughput_entries, throughput_loads
+from partition.solve.schedule import makespan_jobs, optimal_schedule, task_order
 
 MAX_CHOICES = 1 << 22
 

@@ -34,10 +34,9 @@ import itertools
 import math
 
 from partition.boards import RESOURCES
-from partition.solve.model import Problem, TaskCost, Variant
+from partition.solve.model import FEAS_ABS, Problem, TaskCost, Variant
 
 _UNIT = {"lut": "LUT", "ff": "FF", "dsp": "DSP", "bram18": "BRAM18"}
-_FEAS_ABS = 1e-9  # same slack as model.feasible
 _MAX_COMBOS = 100_000  # variant combinations of the pinned tasks tried by the last check
 
 
@@ -127,7 +126,7 @@ def infeasibility_reasons(
             used += v
             if v > 0:
                 users.append(t)
-        if used <= cap + _FEAS_ABS:
+        if used <= cap + FEAS_ABS:
             continue
         over_any = True
         if cap < 0 and not users:
@@ -162,8 +161,7 @@ def _some_combination_fits(problem: Problem, pinned: list[TaskCost]) -> bool:
         return True
     for combo in itertools.product(*options):
         if all(
-            sum(v.resources.get(r, 0.0) for v in combo) <= cap + _FEAS_ABS
-            for r, cap in problem.budget.items()
+            sum(v.resources.get(r, 0.0) for v in combo) <= cap + FEAS_ABS for r, cap in problem.budget.items()
         ):
             return True
     return False
@@ -216,7 +214,7 @@ def no_kernel_fits(
 
 
 def _first_over(problem: Problem, v: Variant, order: list[str]) -> str | None:
-    return next((r for r in order if v.resources.get(r, 0.0) > problem.budget[r] + _FEAS_ABS), None)
+    return next((r for r in order if v.resources.get(r, 0.0) > problem.budget[r] + FEAS_ABS), None)
 
 
 def _largest_share(problem: Problem, v: Variant, order: list[str]) -> float:

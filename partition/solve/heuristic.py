@@ -18,7 +18,7 @@ big-M constants tight); the benchmark reports how far they are from the ILP.
 
 Objectives are evaluated incrementally for latency and throughput (a move
 changes a task's time and its incident edges; for throughput the tasks joined
-by chains form a group whose slowest stage `model.chain_stages` recomputes
+by chains form a group whose slowest stage `period.chain_stages` recomputes
 when one of them moves); makespan uses `list_schedule`
 (critical-path list scheduling), with a fixed budget of scheduled jobs so
 that the time spent stays bounded and the result deterministic. With two
@@ -34,18 +34,10 @@ import heapq
 import math
 from dataclasses import dataclass, field
 
-from partition.solve.model import (
-    MAIN,
-    Job,
-    Problem,
-    chain_stages,
-    chosen,
-    feasible,
-    makespan_jobs,
-    throughput_entries,
-)
+from partition.solve.model import FEAS_ABS, MAIN, Problem, chosen, feasible
+from partition.solve.period import chain_stages, throughput_entries
+from partition.solve.schedule import Job, entries_from_starts, makespan_jobs
 
-_FEAS_ABS = 1e-9
 MAKESPAN_JOB_BUDGET = 200_000  # jobs placed by list scheduling during one improvement
 
 
@@ -129,29 +121,6 @@ def _topo(jobs: list[Job], succs: list[list[int]]) -> list[int]:
     return out
 
 
-def entries_from_starts(
-    problem: Problem, jobs: list[Job], start: list[float], where: list[str]
-) -> list[dict]:
-    """Schedule entries (see `model.schedule_entries`) from start times relative to the end of base_s."""
-    base = problem.base_s
-    out: list[dict] = []
-    if base > 0:
-        out.append({"task": MAIN, "kind": "main", "resource": "cpu0", "start_s": 0.0, "end_s": base})
-    for j, job in enumerate(jobs):
-        e = {
-            "task": job.name,
-            "kind": job.kind,
-            "resource": where[j],
-            "start_s": base + start[j],
-            "end_s": base + start[j] + job.duration,
-        }
-        if job.edge is not None:
-            e["edge"] = job.edge
-        out.append(e)
-    out.sort(key=lambda e: (e["start_s"], e["resource"], e["task"], e.get("edge", -1)))
-    return out
-
-
 # --------------------------------------------------------------------------- the search state
 
 
@@ -190,7 +159,7 @@ class _State:
             self.loads[0] += t.cpu_s
         self.stages: list[tuple[float, int]] = []  # sorted (ii, task) of FPGA tasks
         # throughput with chains: tasks joined by chains are one group with one entry in
-        # `stages` (key n + group, its slowest stage by model.chain_stages)
+        # `stages` (key n + group, its slowest stage by period.chain_stages)
         self.group = [-1] * self.n
         self.group_problems: list[Problem] = []
         if p.objective == "throughput" and p.chains:
@@ -239,7 +208,7 @@ class _State:
         old_res = self.opts[i][self.opt[i]].resources if self.opt[i] >= 0 else {}
         new_res = self.opts[i][new].resources if new >= 0 else {}
         for r, cap in self.budget.items():
-            if self.used[r] - old_res.get(r, 0.0) + new_res.get(r, 0.0) > cap + _FEAS_ABS:
+            if self.used[r] - old_res.get(r, 0.0) + new_res.get(r, 0.0) > cap + FEAS_ABS:
                 return False
         return True
 

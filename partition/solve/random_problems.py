@@ -90,9 +90,10 @@ def _transfer_s(nbytes: float) -> float:
 # --------------------------------------------------------------------------- small, adversarial
 
 
-def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: int = 12) -> Problem:
-    """A small random instance; see the module docstring for what it exercises."""
-    r = _rng(seed)
+def _small_tasks(
+    r: random.Random, min_tasks: int, max_tasks: int
+) -> tuple[list[str], bool, Callable[[float, float], float]]:
+    """Task names of a small instance, whether its costs are on a coarse grid, and its cost draw."""
     n = r.randint(min_tasks, max_tasks)
     names = [f"t{i}" for i in range(n)]
     grid = r.random() < 0.3  # coarse costs: exact ties between assignments
@@ -101,6 +102,23 @@ def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: 
         v = _loguniform(r, lo, hi)
         return round(v * 1e3) / 1e3 if grid else v
 
+    return names, grid, t
+
+
+def _random_pin(r: random.Random) -> str | None:
+    """No pin mostly; pinned to the CPU 7 % and to the FPGA 5 % of the time."""
+    u = r.random()
+    if u < 0.07:
+        return "cpu"
+    if u < 0.12:
+        return "fpga"
+    return None
+
+
+def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: int = 12) -> Problem:
+    """A small random instance; see the module docstring for what it exercises."""
+    r = _rng(seed)
+    names, grid, t = _small_tasks(r, min_tasks, max_tasks)
     tasks: list[TaskCost] = []
     for name in names:
         cpu = t(1e-4, 1.0)
@@ -112,12 +130,7 @@ def random_problem(seed: int | random.Random, *, min_tasks: int = 1, max_tasks: 
         res = _kernel_resources(r)
         if r.random() < 0.2:  # some estimates carry only a subset of resources
             res = {k: v for k, v in res.items() if r.random() < 0.5}
-        pin = None
-        u = r.random()
-        if u < 0.07:
-            pin = "cpu"
-        elif u < 0.12:
-            pin = "fpga"
+        pin = _random_pin(r)
         tasks.append(TaskCost(name=name, cpu_s=cpu, fpga_s=fpga, resources=res, pin=pin))
 
     budget = _random_budget(r, tasks)
@@ -230,14 +243,8 @@ def random_variant_problem(
 ) -> Problem:
     """A small random instance with variants for `objective`; see the module docstring."""
     r = _rng(seed)
-    n = r.randint(min_tasks, max_tasks)
-    names = [f"t{i}" for i in range(n)]
-    grid = r.random() < 0.3
-
-    def t(lo: float, hi: float) -> float:
-        v = _loguniform(r, lo, hi)
-        return round(v * 1e3) / 1e3 if grid else v
-
+    names, grid, t = _small_tasks(r, min_tasks, max_tasks)
+    n = len(names)
     tasks: list[TaskCost] = []
     for name in names:
         cpu = t(1e-4, 1.0)
@@ -252,12 +259,7 @@ def random_variant_problem(
                 if r.random() < 0.4:  # a pipelined variant: a new frame before the last one is done
                     ii = fpga * r.choice([0.05, 0.25, 0.5, 1.0])
                 variants.append(Variant(f"v{k}", fpga, res, ii))
-        pin = None
-        u = r.random()
-        if u < 0.07:
-            pin = "cpu"
-        elif u < 0.12:
-            pin = "fpga"
+        pin = _random_pin(r)
         if r.random() < 0.03:
             cpu = 0.0  # a task with nothing to do (zero-length jobs)
         tasks.append(TaskCost(name=name, cpu_s=cpu, pin=pin, variants=variants))
