@@ -1242,7 +1242,7 @@ def schedule_kernel(
     banks of RAM_PORTS ports each (accesses share a cycle only on different banks, see
     `_Region._reserve_port`), and the innermost loops labelled
     in `sequential` run as FSM loops instead of pipelines."""
-    tables._check_family(family)
+    tables.check_family(family)
     ctx = _Ctx(kernel, family, clock_mhz, bus_bits, emitter, banks, sequential)
     sch = _Scheduler(ctx)
     body, compute = sch.block(kernel.body, (), 1, "")
