@@ -148,16 +148,24 @@ def estimate_kernel(
     array_banks: dict[str, int] | None = None,
     sequential: frozenset[str] = frozenset(),
     bus_bits: int | None = None,
+    schedule: KernelSchedule | None = None,
 ) -> Estimate:
     """Model estimate of one call of `kernel` on `board` (variant "base").
 
     `array_banks`/`sequential` are the schedule's variant knobs (`schedule_kernel`'s
     `banks`/`sequential`) and `bus_bits` the m_axi width (default: the board's
-    kernel_axi_bits); partition.estimate.variants sets them and names the variant."""
+    kernel_axi_bits); partition.estimate.variants sets them and names the variant.
+    `schedule`: the schedule of `kernel` with those knobs when the caller has made it
+    already (the RTL backend, whose schedule tells its datapath builder); it is not made
+    again."""
     if bus_bits is None:
         bus_bits = int(board.interface["kernel_axi_bits"])
-    sched = schedule_kernel(
-        kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
+    sched = (
+        schedule
+        if schedule is not None
+        else schedule_kernel(
+            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
+        )
     )
     notes = list(sched.notes)
 
@@ -165,42 +173,22 @@ def estimate_kernel(
     bus_bytes = bus_bits // 8
     rd_lat = int(board.interface["ddr_read_latency_cycles"])
     wr_lat = int(board.interface["ddr_write_latency_cycles"])
+    dma = (("load", ("in", "inout"), rd_lat), ("store", ("out", "inout"), wr_lat))
     transfers = []
-    load_cycles = store_cycles = 0
     for p in kernel.arrays:
+        what = {"array": p.name}
         if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
-            c = stream_beats(p.nbytes)
-            if p.direction == "in":
-                load_cycles += c
-            else:
-                store_cycles += c
             phase = "stream-in" if p.direction == "in" else "stream-out"
-            transfers.append({"array": p.name, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
+            c = stream_beats(p.nbytes)
+            transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
             continue
-        if p.direction in ("in", "inout"):
-            c = transfer_cycles(p.nbytes, bus_bytes, rd_lat)
-            load_cycles += c
-            transfers.append(
-                {
-                    "array": p.name,
-                    "phase": "load",
-                    "bytes": p.nbytes,
-                    "bursts": bursts(p.nbytes, bus_bytes),
-                    "cycles": c,
-                }
-            )
-        if p.direction in ("out", "inout"):
-            c = transfer_cycles(p.nbytes, bus_bytes, wr_lat)
-            store_cycles += c
-            transfers.append(
-                {
-                    "array": p.name,
-                    "phase": "store",
-                    "bytes": p.nbytes,
-                    "bursts": bursts(p.nbytes, bus_bytes),
-                    "cycles": c,
-                }
-            )
+        for phase, directions, latency in dma:
+            if p.direction in directions:
+                c = transfer_cycles(p.nbytes, bus_bytes, latency)
+                parts = bursts(p.nbytes, bus_bytes)
+                transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": parts, "cycles": c})
+    load_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("load", "stream-in"))
+    store_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("store", "stream-out"))
     n_loads = sum(1 for t in transfers if t["phase"] == "load")
     n_stores = sum(1 for t in transfers if t["phase"] == "store")
     control = control_cycles(len(transfers))
