@@ -27,13 +27,19 @@ from typing import Any
 from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
-from partition.estimate import calibrate
-from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, Directives, KernelVariant, estimate_variant, kernel_variants
+from partition.estimate import (
+    BASE,
+    Directives,
+    Estimate,
+    KernelVariant,
+    calibrate,
+    estimate_variant,
+    kernel_variants,
+)
 from partition.frontend import Rejected, translate
 from partition.frontend.chains import Verdict, chainable
 from partition.profile.model import MAIN, Profile
-from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
+from partition.rtl import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import costs, heuristic
 from partition.solve.explain import explain_infeasible, no_kernel_fits
 from partition.solve.ilp import default_solver, top_k

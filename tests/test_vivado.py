@@ -36,7 +36,7 @@ from partition.codegen.vivado import (
 )
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap, layout
-from partition.rtl.shells import control_address_bits
+from partition.rtl import control_address_bits
 
 STANDIN = Path(__file__).parent / "vivado_standin" / "standin.tcl"
 BOARDS = ["pynq-z1", "pynq-z2", "ultra96v2", "kv260", "zcu104"]
@@ -696,7 +696,7 @@ def test_builtin_flow_with_rtl_backend_output(tmp_path):
     import numpy as np
     from ir_kernels import k_dot, k_int_scalars, k_recur
 
-    from partition.rtl.kernel import generate_rtl
+    from partition.rtl import generate_rtl
 
     board = load_board("pynq-z2")
     kernels = []

@@ -46,10 +46,8 @@ from partition import ir
 from partition.boards import Board
 from partition.codegen import render
 from partition.codegen.hls import VectorSet
-from partition.estimate.variants import BASE, Directives, candidate_directives
-from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
-from partition.rtl.shells import control_address_bits
-from partition.rtl.vectors import vector_files
+from partition.estimate import BASE, Directives, candidate_directives
+from partition.rtl import RtlVariantUnsupported, control_address_bits, generate_rtl, vector_files
 
 OP_MEM, OP_REG, OP_RUN, OP_MASK, OP_REGCHK, OP_MEMCHK, OP_VEC = 1, 2, 3, 4, 5, 6, 7
 # Icarus simulates a generated kernel at roughly 10-50 k cycles per second: kernels whose

@@ -41,7 +41,7 @@ from partition.fuzz import csim, golden, rtlsim
 from partition.fuzz.gen import Case, generate
 from partition.interp import run_kernel
 from partition.profile.model import FunctionProfile
-from partition.rtl.kernel import RtlUnsupported
+from partition.rtl import RtlUnsupported
 from partition.vectors import kernel_vectors
 
 STAGES = ("vectors", "ir", "csim", "rtl")
