@@ -322,13 +322,12 @@ def _chains(
             v = Verdict((), err.message)
         if v.ok:
             try:
-                dirs = tuple([kv.directives for kv in variants[n]] for n in key)
                 cost = costs.chain_cost(
                     e.src,
                     e.dst,
                     (kernels[e.src], kernels[e.dst]),
                     v.sites[0].param,
-                    dirs,  # type: ignore[arg-type]
+                    (variants[e.src], variants[e.dst]),
                     profile.functions[e.src].calls,
                     board,
                 )
