@@ -153,7 +153,9 @@ class _RegionRecorder:
             latency=lat, node=node, op_kind=kind, role=role, operands=ops, dtype=dt,
         )  # fmt: skip
 
-    def load(self, e: ir.Load, addr: list[Any], v: Any, cycle: int, port: int = 0, bank=None) -> None:
+    def load(
+        self, e: ir.Load, addr: list[Any], v: Any, cycle: int, port: int = 0, bank: tuple | None = None
+    ) -> None:
         dt = e.dtype
         a = self._flat(addr)
         n = self._node(
@@ -165,7 +167,14 @@ class _RegionRecorder:
         )
 
     def store(
-        self, s: ir.Store, addr: list[Any], val: Any, guard: Any, cycle: int, port: int = 0, bank=None
+        self,
+        s: ir.Store,
+        addr: list[Any],
+        val: Any,
+        guard: Any,
+        cycle: int,
+        port: int = 0,
+        bank: tuple | None = None,
     ) -> None:
         a = self._flat(addr)
         g = self._of(guard) if guard is not None else None

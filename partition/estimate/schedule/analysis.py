@@ -15,6 +15,9 @@ from collections import defaultdict
 from partition import ir
 from partition.dtypes import DType
 
+# an affine form: coef * loop variable + offset + ((symbol, coefficient), ...)
+Affine = tuple[int, int, tuple]
+
 
 def dtype_bits(dt: DType) -> int:
     return 1 if dt.is_bool else dt.bits
@@ -37,7 +40,7 @@ def has_jumps(stmts: list[ir.Stmt]) -> bool:
 # ------------------------------------------------------- affine indices
 
 
-def _affine(e: ir.Expr, loop_var: str | None) -> tuple[int, int, tuple] | None:
+def _affine(e: ir.Expr, loop_var: str | None) -> Affine | None:
     """e as coef * loop_var + offset + (symbolic terms), or None when not affine."""
     if isinstance(e, ir.Const):
         if isinstance(e.value, bool) or not isinstance(e.value, int):
@@ -67,24 +70,24 @@ def _affine(e: ir.Expr, loop_var: str | None) -> tuple[int, int, tuple] | None:
     return None
 
 
-def _scale(a: tuple[int, int, tuple], k: int) -> tuple[int, int, tuple]:
+def _scale(a: Affine, k: int) -> Affine:
     return (a[0] * k, a[1] * k, tuple((n, c * k) for n, c in a[2]))
 
 
-def _add(a: tuple[int, int, tuple], b: tuple[int, int, tuple]) -> tuple[int, int, tuple]:
+def _add(a: Affine, b: Affine) -> Affine:
     terms: dict[str, int] = defaultdict(int)
     for n, c in a[2] + b[2]:
         terms[n] += c
     return (a[0] + b[0], a[1] + b[1], tuple(sorted((n, c) for n, c in terms.items() if c)))
 
 
-def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None):
+def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None) -> Affine | None:
     """The row-major flat index of `index` as an affine form in `loop_var`, or None when it is not affine.
 
     The schedule (memory ports, RAW distances) and the variants (cyclic
     partitioning needs a uniform stride) both ask this of array accesses.
     """
-    total: tuple[int, int, tuple] = (0, 0, ())
+    total: Affine = (0, 0, ())
     stride = 1
     for e, dim in zip(reversed(index), reversed(shape or (1,))):
         a = _affine(e, loop_var)
@@ -95,7 +98,7 @@ def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: st
     return total
 
 
-def distinct(a, b) -> bool:
+def distinct(a: Affine | None, b: Affine | None) -> bool:
     """Provably different addresses within one iteration (same symbols, different offset)."""
     return a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and a[1] != b[1]
 

@@ -9,6 +9,7 @@ and the notes for the estimate. Every region and loop of one schedule shares one
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from partition import ir
 from partition.dtypes import DType
@@ -26,7 +27,7 @@ class KernelContext:
         family: str,
         clock_mhz: float,
         bus_bits: int,
-        emitter=None,
+        emitter: Any = None,
         banks: dict[str, int] | None = None,
         sequential: frozenset[str] = frozenset(),
     ):

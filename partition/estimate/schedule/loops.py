@@ -67,7 +67,9 @@ class Scheduler:
         em = self.ctx.emitter
         return None if em is None else em.region(path, role, **info)
 
-    def stmt(self, s: ir.Stmt, path, entries: int, parent: str, counter: list[int]) -> StmtSchedule:
+    def stmt(
+        self, s: ir.Stmt, path: tuple[int, ...], entries: int, parent: str, counter: list[int]
+    ) -> StmtSchedule:
         kind = type(s).__name__.lower()
         if isinstance(s, (ir.Assign, ir.Store, ir.Return)):
             if isinstance(s, ir.Return) and s.value is None:
@@ -108,7 +110,9 @@ class Scheduler:
             return self.loop(s, path, entries, parent, counter)
         raise TypeError(f"unknown statement {type(s).__name__}")
 
-    def loop(self, s: ir.For, path, entries: int, parent: str, counter: list[int]) -> StmtSchedule:
+    def loop(
+        self, s: ir.For, path: tuple[int, ...], entries: int, parent: str, counter: list[int]
+    ) -> StmtSchedule:
         ctx = self.ctx
         label = self._label(s, parent, counter)
         trip = max(0, int(s.trip_max))
@@ -139,7 +143,7 @@ class Scheduler:
         ctx.writers[s.var] += 1
         return StmtSchedule(path, "for", s, 0, ls.cycles, ops, loop=ls)
 
-    def pipeline(self, s: ir.For, label: str, path, trip: int, entries: int) -> LoopSchedule:
+    def pipeline(self, s: ir.For, label: str, path: tuple[int, ...], trip: int, entries: int) -> LoopSchedule:
         ctx = self.ctx
         counts: dict[str, int] = defaultdict(int)
         for st in ir.walk_stmts(s.body):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from partition import ir
+from partition.estimate.schedule.analysis import Affine
 from partition.estimate.schedule.context import KernelContext
 from partition.estimate.schedule.memory import OPAQUE, RAM_PORTS
 
@@ -39,7 +40,7 @@ class PortBinder:
             else set()
         )
 
-    def bank(self, array: str, aff, cycle: int) -> tuple[tuple, int] | None:
+    def bank(self, array: str, aff: Affine | None, cycle: int) -> tuple[tuple, int] | None:
         """(frame, residue) of an access to `array` issued in `cycle`, None when unknown.
 
         A cyclic-partitioned array's bank is the flat index mod F. Accesses in one frame
@@ -73,7 +74,7 @@ class PortBinder:
                 terms.append((name, c % f))
         return ((dyn, tuple(terms)) if dyn or terms else (), off % f)
 
-    def reserve(self, array: str, cycle: int, aff=None) -> tuple[int, int, tuple | None]:
+    def reserve(self, array: str, cycle: int, aff: Affine | None = None) -> tuple[int, int, tuple | None]:
         """The first cycle from `cycle` with a free port for this access: (cycle, port, bank).
 
         Each RAM port of an array serves, in one cycle (pipeline slot), accesses of one bank

@@ -63,7 +63,9 @@ class Access:
 class Region:
     """Schedules straight-line code: one FSM statement, or one pipelined loop iteration."""
 
-    def __init__(self, ctx: KernelContext, ii: int | None = None, loop: ir.For | None = None, emit=None):
+    def __init__(
+        self, ctx: KernelContext, ii: int | None = None, loop: ir.For | None = None, emit: Any = None
+    ):
         self.ctx = ctx
         self.emit = emit  # listener of the values this region creates (the RTL backend), or None
         self.ii = ii  # modulo port reservation when pipelined
