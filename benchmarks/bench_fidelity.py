@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import build_tree  # noqa: E402
-from partition.estimate.variants import candidate_directives, estimate_variant  # noqa: E402
+from partition.estimate import candidate_directives, estimate_variant  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
 from partition.plan import Options, build_rtl, make_plan, streamed_kernels  # noqa: E402
 from partition.profile import run_profile  # noqa: E402

@@ -27,12 +27,18 @@ from typing import Any
 from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
-from partition.estimate import calibrate
-from partition.estimate.model import Estimate
-from partition.estimate.variants import BASE, Directives, KernelVariant, estimate_variant, kernel_variants
+from partition.estimate import (
+    BASE,
+    Directives,
+    Estimate,
+    KernelVariant,
+    calibrate,
+    estimate_variant,
+    kernel_variants,
+)
 from partition.frontend import Rejected, Verdict, chainable, translate
 from partition.profile.model import MAIN, Profile
-from partition.rtl.kernel import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
+from partition.rtl import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import (
     OBJECTIVES,
     ChainCost,
@@ -318,13 +324,12 @@ def _chains(
             v = Verdict((), err.message)
         if v.ok:
             try:
-                dirs = tuple([kv.directives for kv in variants[n]] for n in key)
                 cost = costs.chain_cost(
                     e.src,
                     e.dst,
                     (kernels[e.src], kernels[e.dst]),
                     v.sites[0].param,
-                    dirs,  # type: ignore[arg-type]
+                    (variants[e.src], variants[e.dst]),
                     profile.functions[e.src].calls,
                     board,
                 )

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from partition.boards import load_board
-from partition.estimate.variants import candidate_directives
+from partition.estimate import candidate_directives
 from partition.frontend import Rejected, translate
 from partition.fuzz import Case, csim, describe, generate, golden, rtlsim, run
 from partition.fuzz.__main__ import main as fuzz_main

@@ -319,7 +319,7 @@ def test_calibration_moves_a_streamed_builds_figures_to_the_array_in_ddr(chained
     """A csynth report of a chained kernel describes its streamed build: re-planning adds the model's
     difference back, so the chained plan predicts what was measured."""
     from partition.errors import PartitionError
-    from partition.estimate.variants import candidate_directives, estimate_variant
+    from partition.estimate import candidate_directives, estimate_variant
     from partition.ir import with_streams
     from partition.plan import translate_all
 

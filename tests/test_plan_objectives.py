@@ -18,10 +18,10 @@ import pytest
 
 from partition import ir
 from partition.boards import RESOURCES, load_board
-from partition.estimate import estimate_kernel
-from partition.estimate.variants import (
+from partition.estimate import (
     Directives,
     candidate_directives,
+    estimate_kernel,
     estimate_variant,
     innermost_loops,
     kernel_variants,

@@ -32,11 +32,9 @@ from partition import ir
 from partition.boards import load_board
 from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
-from partition.estimate import estimate_kernel
+from partition.estimate import BASE, Directives, candidate_directives, estimate_kernel, estimate_variant
 from partition.estimate.schedule import control_cycles, transfer_cycles
-from partition.estimate.variants import BASE, Directives, candidate_directives, estimate_variant
-from partition.rtl.kernel import FLOAT_REASON, RtlUnsupported, RtlVariantUnsupported, generate_rtl
-from partition.rtl.vectors import vector_files
+from partition.rtl import FLOAT_REASON, RtlUnsupported, RtlVariantUnsupported, generate_rtl, vector_files
 from partition.sim import icarus, verilator, yosys
 from partition.vectors import VectorSet
 

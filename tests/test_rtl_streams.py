@@ -24,10 +24,8 @@ from partition import ir
 from partition.boards import load_board
 from partition.dtypes import DTYPES as D
 from partition.errors import PartitionError
-from partition.estimate.variants import Directives, candidate_directives
-from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
-from partition.rtl.system import render_cosim_top
-from partition.rtl.vectors import vector_files
+from partition.estimate import Directives, candidate_directives
+from partition.rtl import RtlVariantUnsupported, generate_rtl, render_cosim_top, vector_files
 from partition.sim import verilator, yosys
 from partition.sim.flow import normalised_cycles
 from partition.vectors import VectorSet

@@ -35,7 +35,7 @@ from partition.codegen import (
 )
 from partition.errors import PartitionError
 from partition.regmap import RegisterMap, layout
-from partition.rtl.shells import control_address_bits
+from partition.rtl import control_address_bits
 from partition.templating import render, template_env
 
 STANDIN = Path(__file__).parent / "vivado_standin" / "standin.tcl"
@@ -696,7 +696,7 @@ def test_builtin_flow_with_rtl_backend_output(tmp_path):
     import numpy as np
     from ir_kernels import k_dot, k_int_scalars, k_recur
 
-    from partition.rtl.kernel import generate_rtl
+    from partition.rtl import generate_rtl
 
     board = load_board("pynq-z2")
     kernels = []

@@ -21,8 +21,8 @@ from partition.profile.model import Profile, dump_json
 from partition.regmap import register_map
 from partition.report import markdown, render_html
 from partition.resources import resource_dir
-from partition.rtl.system import render_cosim_top
-from partition.rtl.vectors import vector_files as rtl_vector_files
+from partition.rtl import render_cosim_top
+from partition.rtl import vector_files as rtl_vector_files
 from partition.templating import render
 from partition.vectors import kernel_vectors
 

@@ -10,7 +10,8 @@ same schedule the RTL backend implements), the per-operation tables
 
 One call = control (phase FSM) + load (bursts into the array buffers) + init
 (re-initialising written local arrays that have an initial value) + compute +
-store (bursts out of the buffers).
+store (bursts out of the buffers). The cycles are counted here, the resources by
+`partition.estimate.resources` from the same schedule.
 """
 
 from __future__ import annotations
@@ -23,30 +24,18 @@ from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
 from partition.estimate import tables
+from partition.estimate.resources import SOURCES, count_resources
 from partition.estimate.schedule import (
     KernelSchedule,
-    ScheduledOp,
-    bank_geometry,
     bursts,
     control_cycles,
     schedule_kernel,
     stream_beats,
     transfer_cycles,
 )
-from partition.regmap import register_map
 
 FORMAT = "partition-estimate/1"
 _FLOAT_KINDS = {"fadd", "fsub", "fmul", "fdiv", "fcmp", "fneg", "fabs", "itof", "ftoi", "fext", "ftrunc"}
-
-PIPELINE_CONTROL_SOURCE = (
-    "one valid flip-flop and one enable LUT per pipeline stage (stall-free static pipeline of the "
-    "microarchitecture)"
-)
-REGISTER_SOURCE = "scalars are registers (microarchitecture): one FF per bit"
-CHAIN_SOURCE = (
-    "values live across a cycle boundary of their statement or pipeline are held in registers: bits x "
-    "cycles between ready and last use"
-)
 
 
 @dataclass
@@ -93,52 +82,26 @@ class Estimate:
         return cls(**kwargs)
 
 
-def _abits(n: int) -> int:
-    return max(1, math.ceil(math.log2(max(2, n))))
-
-
-def _stable_vars(kernel: ir.Kernel) -> frozenset[str]:
-    """Variables no assignment statement writes (loop variables, scalar arguments): one
-    register each, whose value an expression over them reads wherever it occurs."""
-    assigned = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Assign)}
-    names = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.For)}
-    names |= {p.name for p in kernel.scalar_params}
-    return frozenset(names - assigned)
-
-
-def _shared_key(op: Any, stable: frozenset[str]) -> tuple | None:
-    """The key under which the datapath builds `op` once, or None when it is its own.
-
-    The built-in RTL emits one wire per distinct expression over the same operands
-    (partition.rtl.datapath, `wire`/`at` memoise by text), and synthesis merges equal cells
-    on equal inputs likewise (yosys opt_merge; Vivado the same): an operation on constants
-    and on variables that are only loop counters or arguments is one operator however often
-    it occurs. That is what unrolling repeats: every copy of the body recomputes the
-    loop-invariant part of its indices (`i * W` of `a[i, j + m]`), and a store to the
-    element a load of the same statement read recomputes the address. Operations reading
-    an array or an assigned variable keep one operator each (their operands differ by
-    cycle or by copy)."""
-    node = op.node
-    if isinstance(node, ir.Stmt) or op.array is not None:
-        return None
-    exprs = node if isinstance(node, tuple) else (node,)
-    for e in exprs:
-        if not isinstance(e, ir.Expr):
-            return None
-        for x in ir.walk_expr(e):
-            if isinstance(x, ir.Load) or (isinstance(x, ir.Var) and x.name not in stable):
-                return None
-    key = (op.kind, op.bits, node, op.cost)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-def _add(acc: dict[str, int], **vals: int) -> None:
-    for k, v in vals.items():
-        acc[k] = acc.get(k, 0) + int(v)
+def _transfers(kernel: ir.Kernel, bus_bits: int, rd_lat: int, wr_lat: int) -> list[dict[str, Any]]:
+    """The array transfers of one call, array by array: phase (load, store, stream-in,
+    stream-out), bytes, bursts and cycles, with a `bus_bits` m_axi and DDR latencies
+    `rd_lat`/`wr_lat`."""
+    bus_bytes = bus_bits // 8
+    dma = (("load", ("in", "inout"), rd_lat), ("store", ("out", "inout"), wr_lat))
+    transfers = []
+    for p in kernel.arrays:
+        what = {"array": p.name}
+        if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
+            phase = "stream-in" if p.direction == "in" else "stream-out"
+            c = stream_beats(p.nbytes)
+            transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
+            continue
+        for phase, directions, latency in dma:
+            if p.direction in directions:
+                c = transfer_cycles(p.nbytes, bus_bytes, latency)
+                parts = bursts(p.nbytes, bus_bytes)
+                transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": parts, "cycles": c})
+    return transfers
 
 
 def estimate_kernel(
@@ -148,59 +111,33 @@ def estimate_kernel(
     array_banks: dict[str, int] | None = None,
     sequential: frozenset[str] = frozenset(),
     bus_bits: int | None = None,
+    schedule: KernelSchedule | None = None,
 ) -> Estimate:
     """Model estimate of one call of `kernel` on `board` (variant "base").
 
     `array_banks`/`sequential` are the schedule's variant knobs (`schedule_kernel`'s
     `banks`/`sequential`) and `bus_bits` the m_axi width (default: the board's
-    kernel_axi_bits); partition.estimate.variants sets them and names the variant."""
+    kernel_axi_bits); partition.estimate.variants sets them and names the variant.
+    `schedule`: the schedule of `kernel` with those knobs when the caller has made it
+    already (the RTL backend, whose schedule tells its datapath builder); it is not made
+    again."""
     if bus_bits is None:
         bus_bits = int(board.interface["kernel_axi_bits"])
-    sched = schedule_kernel(
-        kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
+    sched = (
+        schedule
+        if schedule is not None
+        else schedule_kernel(
+            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
+        )
     )
     notes = list(sched.notes)
 
     # ---- cycles
-    bus_bytes = bus_bits // 8
     rd_lat = int(board.interface["ddr_read_latency_cycles"])
     wr_lat = int(board.interface["ddr_write_latency_cycles"])
-    transfers = []
-    load_cycles = store_cycles = 0
-    for p in kernel.arrays:
-        if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
-            c = stream_beats(p.nbytes)
-            if p.direction == "in":
-                load_cycles += c
-            else:
-                store_cycles += c
-            phase = "stream-in" if p.direction == "in" else "stream-out"
-            transfers.append({"array": p.name, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
-            continue
-        if p.direction in ("in", "inout"):
-            c = transfer_cycles(p.nbytes, bus_bytes, rd_lat)
-            load_cycles += c
-            transfers.append(
-                {
-                    "array": p.name,
-                    "phase": "load",
-                    "bytes": p.nbytes,
-                    "bursts": bursts(p.nbytes, bus_bytes),
-                    "cycles": c,
-                }
-            )
-        if p.direction in ("out", "inout"):
-            c = transfer_cycles(p.nbytes, bus_bytes, wr_lat)
-            store_cycles += c
-            transfers.append(
-                {
-                    "array": p.name,
-                    "phase": "store",
-                    "bytes": p.nbytes,
-                    "bursts": bursts(p.nbytes, bus_bytes),
-                    "cycles": c,
-                }
-            )
+    transfers = _transfers(kernel, bus_bits, rd_lat, wr_lat)
+    load_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("load", "stream-in"))
+    store_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("store", "stream-out"))
     n_loads = sum(1 for t in transfers if t["phase"] == "load")
     n_stores = sum(1 for t in transfers if t["phase"] == "store")
     control = control_cycles(len(transfers))
@@ -216,88 +153,10 @@ def estimate_kernel(
     cycles = control + load_cycles + init_cycles + sched.compute_cycles + store_cycles
 
     # ---- resources
-    res: dict[str, dict[str, int]] = {}
-    op_counts: dict[str, int] = {}
-    ops: dict[str, int] = {}
-    built: set = set()
-    stable = _stable_vars(kernel)
-    for op in sched.ops():
-        op_counts[op.kind] = op_counts.get(op.kind, 0) + 1
-        key = _shared_key(op, stable)
-        if key is not None:
-            if key in built:
-                continue
-            built.add(key)
-        _add(ops, lut=op.cost.lut, ff=op.cost.ff, dsp=op.cost.dsp)
-    res["operators"] = {"lut": ops.get("lut", 0), "ff": ops.get("ff", 0), "dsp": ops.get("dsp", 0)}
-    res["registers"] = {"ff": sum(sched.registers.values())}
-    res["chain_registers"] = {"ff": sched.chain_ff}
-    res["fsm"] = {"lut": sched.fsm_states, "ff": sched.fsm_states}
-    res["pipeline_control"] = {"lut": sched.pipeline_stages, "ff": sched.pipeline_stages}
-    mux = sum(
-        tables.mux_luts(sched.registers[name], n) for name, n in sched.register_writers.items() if n > 1
-    )
-    ram_res: dict[str, int] = {"lut": 0, "ff": 0, "bram18": 0}
-    rams = {}
-    buffer_ports = []
-    dynamic: dict[str, list[ScheduledOp]] = {}
-    loads_of: dict[str, int] = {}
-    for op in sched.ops():
-        if op.bank_dynamic:
-            dynamic.setdefault(op.array, []).append(op)
-        if op.kind == "load":
-            loads_of[op.array] = loads_of.get(op.array, 0) + 1
-    for name, ram in sched.rams.items():
-        # A cyclic-partitioned array is F RAMs of the bank geometry (what the built-in RTL
-        # builds): the stacked-depth read muxes, write decodes and access-site muxes belong to
-        # each bank, sized by the bank's depth and width. The schedule puts the sites of U
-        # unrolled copies whose banks it can tell in U different banks, so each bank's ports
-        # serve sites / F of them. An access whose bank is only known at run time (`a[k + m, j]`
-        # of a partitioned `a`: the bank follows j) may reach every bank: each bank's port
-        # muxes it in (the accesses of one frame share that port, `_reserve_port`), and a load
-        # selects its word among the F banks' read data.
-        f = ram.banks
-        dyn = dynamic.get(name, [])
-        if f > 1:
-            g = bank_geometry(ram, bus_bits)
-            cost, depth, width = tables.ram_cost(g.depth, g.width), g.depth, g.width
-        else:
-            cost, depth, width = ram.cost, ram.depth, ram.width
-        sites = math.ceil((ram.sites - len(dyn)) / f)
-        ports = min(2, max(1, sites + (1 if dyn else 0)))
-        loads = loads_of.get(name, 0) - sum(1 for op in dyn if op.kind == "load")
-        read_ports = min(2, math.ceil(loads / f) + (1 if any(op.kind == "load" for op in dyn) else 0))
-        _add(
-            ram_res,
-            lut=f * (cost.lut + tables.bram_mux_luts(cost, ports, ports)),
-            ff=f * tables.ram_read_ff(cost, read_ports if ram.kind != "rom" else 0),
-            bram18=f * cost.bram18,
-        )
-        if sites > 2:
-            mux += f * 2 * tables.mux_luts(_abits(depth) + width, math.ceil(sites / 2))
-        if dyn:  # address (and, for stores, data) of each bank's shared port; + the engine's
-            bits = _abits(depth) + (width if any(op.kind == "store" for op in dyn) else 0)
-            mux += f * tables.mux_luts(bits, len(dyn) + 1)
-            mux += sum(tables.mux_luts(width, f) for op in dyn if op.kind == "load")
-        if ram.kind == "buffer":
-            buffer_ports += [(_abits(depth), width)] * f
-        rams[ram.name] = {
-            "array": name,
-            "kind": ram.kind,
-            "impl": cost.impl,
-            "depth": ram.depth,
-            "width": ram.width,
-            "bram18": f * cost.bram18,
-            "lut": f * cost.lut,
-            "sites": ram.sites,
-            **({"banks": f, "bank_depth": depth, "bank_width": width} if f > 1 else {}),
-        }
-    res["muxes"] = {"lut": mux}
-    res["rams"] = ram_res
-    res["shell"] = tables.shell_resources(register_map(kernel), n_loads, n_stores, buffer_ports, bus_bits)
-    totals = {r: sum(v.get(r, 0) for v in res.values()) for r in RESOURCES}
+    hw = count_resources(kernel, sched, bus_bits, n_loads, n_stores)
+    totals = hw.totals()
 
-    if any(k in _FLOAT_KINDS for k in op_counts):
+    if any(k in _FLOAT_KINDS for k in hw.operators):
         notes.append(
             "floating point: costed with Vitis HLS operator latencies (HLS path only; the built-in RTL "
             "backend does not build floating point yet)"
@@ -314,22 +173,12 @@ def estimate_kernel(
         "compute_cycles": sched.compute_cycles,
         "store_cycles": store_cycles,
         "transfers": transfers,
-        "resources": {k: dict(sorted(v.items())) for k, v in sorted(res.items())},
-        "rams": dict(sorted(rams.items())),
-        "operators": dict(sorted(op_counts.items())),
+        "resources": {k: dict(sorted(v.items())) for k, v in sorted(hw.parts.items())},
+        "rams": dict(sorted(hw.rams.items())),
+        "operators": dict(sorted(hw.operators.items())),
         "fsm_states": sched.fsm_states,
         "budget_ns": round(sched.budget_ns, 4),
-        "sources": {
-            "operators": "partition.estimate.tables (per-entry sources; tables.table_entries())",
-            "registers": REGISTER_SOURCE,
-            "chain_registers": CHAIN_SOURCE,
-            "fsm": tables.FSM_SOURCE,
-            "pipeline_control": PIPELINE_CONTROL_SOURCE,
-            "muxes": tables.MUX_SOURCE,
-            "rams": f"{tables.BRAM18_SOURCE}; {tables.LUTRAM_SOURCE}; {tables.BRAM_MUX_SOURCE}",
-            "shell": tables.SHELL_SOURCE,
-            "clock": tables.CLOCK_UNCERTAINTY_SOURCE,
-        },
+        "sources": {**SOURCES, "clock": tables.CLOCK_UNCERTAINTY_SOURCE},
     }
     loops = {
         label: {

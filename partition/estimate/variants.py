@@ -55,7 +55,7 @@ from typing import Any
 from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.estimate.model import Estimate, estimate_kernel
-from partition.estimate.schedule import flat_affine, has_jumps
+from partition.estimate.schedule import KernelSchedule, flat_affine, has_jumps
 
 BASE = "base"
 UNROLL_FACTORS = (2, 4)
@@ -319,14 +319,24 @@ def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, in
 # ----------------------------------------------------------------------------- estimates
 
 
-def estimate_variant(kernel: ir.Kernel, board: Board, d: Directives) -> Estimate:
-    """The model estimate of one call of `kernel` built with directives `d`."""
+def estimate_variant(
+    kernel: ir.Kernel, board: Board, d: Directives, schedule: KernelSchedule | None = None
+) -> Estimate:
+    """The model estimate of one call of `kernel` built with directives `d`.
+
+    `schedule`: the variant's schedule (of `kernel` unrolled as `d` says, on `board`) when
+    the caller has made it already; it is then not made again."""
     if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits):
-        est = estimate_kernel(kernel, board)
+        est = estimate_kernel(kernel, board, schedule=schedule)
     else:
         k = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
         est = estimate_kernel(
-            k, board, array_banks=dict(d.partition), sequential=frozenset(d.sequential), bus_bits=d.bus(board)
+            k,
+            board,
+            array_banks=dict(d.partition),
+            sequential=frozenset(d.sequential),
+            bus_bits=d.bus(board),
+            schedule=schedule,
         )
         est.notes.append(f"variant {d.name}: {d.describe()}")
     est.variant = d.name

@@ -44,10 +44,8 @@ from pathlib import Path
 
 from partition import ir
 from partition.boards import Board
-from partition.estimate.variants import BASE, Directives, candidate_directives
-from partition.rtl.kernel import RtlVariantUnsupported, generate_rtl
-from partition.rtl.shells import control_address_bits
-from partition.rtl.vectors import vector_files
+from partition.estimate import BASE, Directives, candidate_directives
+from partition.rtl import RtlVariantUnsupported, control_address_bits, generate_rtl, vector_files
 from partition.templating import render
 from partition.vectors import VectorSet
 

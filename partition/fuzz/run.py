@@ -42,7 +42,7 @@ from partition.fuzz.gen import generate
 from partition.fuzz.parts import Case
 from partition.interp import run_kernel
 from partition.profile.model import FunctionProfile
-from partition.rtl.kernel import RtlUnsupported
+from partition.rtl import RtlUnsupported
 from partition.vectors import VectorSet, kernel_vectors
 
 STAGES = ("vectors", "ir", "csim", "rtl")

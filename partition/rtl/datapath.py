@@ -1,8 +1,8 @@
 """Datapath of a kernel: the scheduled values as Verilog-2001 wires and registers.
 
-`partition.estimate.schedule.schedule_kernel` is run with a `Recorder` as its emitter:
-every value the schedule creates (constant, variable read, operation, load) becomes a
-`Node` carrying the cycle the schedule gave it. `Netlist` then prints each node as a
+`partition.estimate.schedule.schedule_kernel` is run with a `Recorder` (partition.rtl.recorder)
+as its emitter: every value the schedule creates (constant, variable read, operation, load)
+becomes a `Node` carrying the cycle the schedule gave it. `Netlist` then prints each node as a
 named wire with numpy's exact semantics (ir.py) and provides `at(node, cycle)`: the
 node's value as seen in a later cycle of the same region. A value is read in its ready
 cycle straight from its wire (operations chain within a cycle) and later from a
@@ -18,244 +18,11 @@ context-determined signedness never changes a result.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from typing import Any
-
 from partition import ir
 from partition.dtypes import DType
-from partition.estimate.schedule import BankGeometry, RamInfo, ScheduledOp, bank_geometry
-
-# --------------------------------------------------------------------- the graph
-
-
-@dataclass(eq=False)
-class Node:
-    """One scheduled value of a region.
-
-    kind: const (value), var (a variable read, resolved per region), op (an operation of
-    the schedule, or a wiring-only `virtual` one), load (a RAM read).
-    timing: wiring (a function of its operands wherever it is used), comb (computed in
-    cycle `ready`), unit (a registered result valid from cycle `ready`).
-    """
-
-    id: int
-    kind: str
-    bits: int
-    signed: bool
-    region: Region
-    ready: int = 0
-    timing: str = "wiring"
-    node: Any = None  # IR expression or statement
-    op_kind: str = ""
-    role: Any = None
-    operands: list[Node] = field(default_factory=list)
-    issue: int = 0  # cycle the operation starts (latency units, loads)
-    latency: int = 0
-    value: Any = None  # const: the value; var: the variable name
-    array: str | None = None
-    dtype: DType | None = None
-    rdata: str = ""  # loads: the RAM read-data signal of the port it uses
-    bank_rdata: list[str] = field(default_factory=list)  # loads of a partitioned array: per bank
-    bank_static: int | None = None  # ... the one bank it reads, when the schedule knows it
-
-
-@dataclass
-class Access:
-    """A RAM access site: load (node) or store."""
-
-    kind: str
-    array: str
-    region: Region
-    cycle: int
-    addr: Node
-    data: Node | None = None
-    guard: Node | None = None
-    node: Node | None = None  # the load's value
-    elem_dtype: DType | None = None
-    port: str = ""
-    plane: int = 0  # the schedule's port (a partitioned array: port `plane` of its banks)
-    bank: tuple | None = None  # the schedule's (frame, residue), None when any bank
-
-
-class Region:
-    """The values of one scheduled region: a statement, a branch condition, loop bounds
-    (FSM states) or one iteration of a pipelined loop."""
-
-    def __init__(self, path: tuple[int, ...], role: str, ii: int | None = None):
-        self.path = path
-        self.role = role
-        self.ii = ii
-        self.length = 1
-        self.nodes: list[Node] = []
-        self.accesses: list[Access] = []
-        self.assigns: list[tuple[str, Node]] = []  # (variable, value) in program order
-        self.ret: Node | None = None
-        self.conditions: list[Node] = []
-        self.first_read: dict[str, int] = {}
-        self.final: dict[str, Node] = {}  # pipelined body: variable -> value at the end
-
-
-class Recorder:
-    """The emitter `schedule_kernel` reports to: builds a `Region` per scheduled region."""
-
-    def __init__(self, kernel: ir.Kernel):
-        self.kernel = kernel
-        self.regions: dict[tuple[tuple[int, ...], str], Region] = {}
-        self._next = 0
-
-    def region(self, path: tuple[int, ...], role: str, **info) -> _RegionRecorder:
-        reg = Region(path, role, info.get("ii"))
-        self.regions[(path, role)] = reg
-        return _RegionRecorder(self, reg)
-
-    def new_id(self) -> int:
-        self._next += 1
-        return self._next
-
-
-class _RegionRecorder:
-    def __init__(self, rec: Recorder, region: Region):
-        self.rec = rec
-        self.region = region
-        self.by_val: dict[int, Node] = {}
-        self.keep: list[Any] = []  # keep _Val objects alive so their ids stay unique
-
-    def _node(self, v: Any, **kw) -> Node:
-        n = Node(self.rec.new_id(), region=self.region, **kw)
-        self.region.nodes.append(n)
-        self.by_val[id(v)] = n
-        self.keep.append(v)
-        return n
-
-    def _of(self, v: Any) -> Node:
-        return self.by_val[id(v)]
-
-    def const(self, e: ir.Const, v: Any) -> None:
-        dt = e.dtype
-        self._node(v, kind="const", bits=_bits(dt), signed=dt.kind == "int", value=e.value, dtype=dt)
-
-    def var(self, name: str, v: Any) -> None:
-        dt = _var_dtype(self.rec.kernel, name)
-        self._node(v, kind="var", bits=_bits(dt), signed=dt.kind == "int", value=name, dtype=dt)
-
-    def op(
-        self, node: Any, kind: str, operands: list[Any], v: Any, op: ScheduledOp | None, role: Any
-    ) -> None:
-        ops = [self._of(x) for x in operands]
-        dt = node.dtype if isinstance(node, (ir.Bin, ir.Un, ir.Cmp, ir.Logic, ir.Cast, ir.Select)) else None
-        if role in ("guard_then", "guard_else") or kind == "not":
-            bits, signed = 1, False
-        elif isinstance(role, tuple) and role[0] == "merge":
-            vdt = _var_dtype(self.rec.kernel, role[1])
-            bits, signed, dt = _bits(vdt), vdt.kind == "int", vdt
-        elif role == "addr_add" or (isinstance(role, tuple) and role[0] == "addr_mul"):
-            bits, signed = v.bits, False
-        else:
-            bits, signed = _bits(dt), dt.kind == "int"
-        if op is None or (op.cost.latency == 0 and op.cost.delay_ns == 0):
-            timing, ready, issue, lat = "wiring", 0, 0, 0
-        elif op.cost.latency > 0:
-            timing, ready, issue, lat = "unit", op.ready_cycle, op.cycle, op.cost.latency
-        else:
-            timing, ready, issue, lat = "comb", op.ready_cycle, op.ready_cycle, 0
-        self._node(
-            v, kind="op", bits=bits, signed=signed, timing=timing, ready=ready, issue=issue,
-            latency=lat, node=node, op_kind=kind, role=role, operands=ops, dtype=dt,
-        )  # fmt: skip
-
-    def load(self, e: ir.Load, addr: list[Any], v: Any, cycle: int, port: int = 0, bank=None) -> None:
-        dt = e.dtype
-        a = self._flat(addr)
-        n = self._node(
-            v, kind="load", bits=_bits(dt), signed=dt.kind == "int", timing="comb", ready=cycle + 1,
-            issue=cycle, node=e, array=e.array, operands=[a], dtype=dt,
-        )  # fmt: skip
-        self.region.accesses.append(
-            Access("load", e.array, self.region, cycle, a, node=n, elem_dtype=dt, plane=port, bank=bank)
-        )
-
-    def store(
-        self, s: ir.Store, addr: list[Any], val: Any, guard: Any, cycle: int, port: int = 0, bank=None
-    ) -> None:
-        a = self._flat(addr)
-        g = self._of(guard) if guard is not None else None
-        dt = self.rec.kernel.array_dtype(s.array)
-        self.region.accesses.append(
-            Access(
-                "store",
-                s.array,
-                self.region,
-                cycle,
-                a,
-                data=self._of(val),
-                guard=g,
-                elem_dtype=dt,
-                plane=port,
-                bank=bank,
-            )
-        )
-
-    def _flat(self, addr: list[Any]) -> Node:
-        if len(addr) != 1:
-            raise AssertionError("the schedule flattens multi-dimensional addresses")
-        return self._of(addr[0])
-
-    def assign(self, s: ir.Assign, v: Any) -> None:
-        self.region.assigns.append((s.var, self._of(v)))
-
-    def ret(self, s: ir.Return, v: Any) -> None:
-        self.region.ret = self._of(v)
-
-    def condition(self, e: ir.Expr, v: Any) -> None:
-        self.region.conditions.append(self._of(v))
-
-    def finish(self, first_read: dict[str, int], avail: dict[str, Any]) -> None:
-        self.region.first_read = dict(first_read)
-        self.region.final = {name: self._of(v) for name, v in avail.items()}
-
-    def close(self, length: int) -> None:
-        self.region.length = length
-
-
-def _bits(dt: DType) -> int:
-    return 1 if dt.is_bool else dt.bits
-
-
-def _var_dtype(kernel: ir.Kernel, name: str) -> DType:
-    if name in kernel.scalars:
-        return kernel.scalars[name]
-    for p in kernel.scalar_params:
-        if p.name == name:
-            return p.dtype
-    for s in ir.walk_stmts(kernel.body):
-        if isinstance(s, ir.For) and s.var == name:
-            return s.start.dtype
-        if isinstance(s, ir.Assign) and s.var == name:
-            return s.value.dtype
-    raise KeyError(name)
-
-
-# ------------------------------------------------------------------- literals
-
-
-def lit(value: int, bits: int) -> str:
-    """A sized Verilog literal of `value` wrapped to `bits` bits (two's complement)."""
-    v = int(value) & ((1 << bits) - 1)
-    if bits == 1:
-        return f"1'b{v}"
-    return f"{bits}'h{v:x}"
-
-
-def resize(name: str, frm: int, to: int, signed: bool) -> str:
-    """`name` (an identifier of `frm` bits) as `to` bits: truncation or sign/zero extension."""
-    if frm == to:
-        return name
-    if to < frm:
-        return f"{name}[{to - 1}:0]" if to > 1 else f"{name}[0]"
-    fill = f"{name}[{frm - 1}]" if signed else "1'b0"
-    return f"{{{{{to - frm}{{{fill}}}}}, {name}}}"
-
+from partition.estimate.schedule import BankGeometry, RamInfo, bank_geometry
+from partition.rtl.literals import bit_slice, const_int, is_lit, lit, lit_value, resize
+from partition.rtl.recorder import Node
 
 # -------------------------------------------------------------------- netlist
 
@@ -302,11 +69,11 @@ class Netlist:
 
     def ident(self, text: str, bits: int) -> str:
         """`text` as something that can be sliced: a literal gets a wire of its own."""
-        return self.wire(bits, text) if _is_lit(text) else text
+        return self.wire(bits, text) if is_lit(text) else text
 
     def tap(self, name: str, bits: int, d: int) -> str:
         """The value wire `name` had `d` cycles ago (free-running register chain)."""
-        if d == 0 or _is_lit(name):
+        if d == 0 or is_lit(name):
             return name  # a constant (an operation folded to a literal) needs no register
         old = self.taps.get(name, (bits, 0))
         self.taps[name] = (bits, max(old[1], d))
@@ -327,7 +94,7 @@ class Netlist:
     def at(self, n: Node, cycle: int) -> str:
         """Identifier or literal of node `n`'s value in `cycle` of its region."""
         if n.kind == "const":
-            return lit(_const_int(n.value), n.bits)
+            return lit(const_int(n.value), n.bits)
         if n.kind == "var":
             return self.var_value(n, cycle)
         if n.timing == "wiring":
@@ -370,13 +137,13 @@ class Netlist:
             return self.wire(bits, f"{self.truth(n.operands[0], c)} ? {a[1]} : {a[2]}", comment)
         if isinstance(role, tuple) and role[0] == "addr_mul":
             x = n.operands[0]
-            v = self._sized(a[0], x.bits, bits, x.signed)
+            v = self.sized(a[0], x.bits, bits, x.signed)
             return self._const_mul(v, role[1], bits, comment)
         if role == "addr_add":
             x, y = n.operands
             return self.wire(
                 bits,
-                f"{self._sized(a[0], x.bits, bits, x.signed)} + {self._sized(a[1], y.bits, bits, y.signed)}",
+                f"{self.sized(a[0], x.bits, bits, x.signed)} + {self.sized(a[1], y.bits, bits, y.signed)}",
                 comment,
             )
         if isinstance(e, ir.Cast):
@@ -394,17 +161,18 @@ class Netlist:
             return self._bin(n, e, a, c, comment)
         raise AssertionError(f"no Verilog for {kind} {type(e).__name__}")
 
-    def _sized(self, name: str, frm: int, to: int, signed: bool) -> str:
+    def sized(self, name: str, frm: int, to: int, signed: bool) -> str:
+        """`name` (a value of `frm` bits) as `to` bits: a literal folded, else a wire."""
         if frm == to:
             return name
-        if _is_lit(name):
-            return lit(_lit_value(name, frm, signed), to)
+        if is_lit(name):
+            return lit(lit_value(name, frm, signed), to)
         return self.wire(to, resize(name, frm, to, signed))
 
     def _cast(self, src: Node, a: str, dst: DType, comment: str) -> str:
         if dst.is_bool:
             return a if src.bits == 1 else self.wire(1, f"|{a}", comment)
-        return self._sized(a, src.bits, dst.bits, src.signed)
+        return self.sized(a, src.bits, dst.bits, src.signed)
 
     def _cmp(self, op: str, a: str, b: str, x: Node, comment: str) -> str:
         sym = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[op]
@@ -454,7 +222,7 @@ class Netlist:
             return self.wire(n, f"{{{n}{{{A}[{n - 1}]}}}}") if (op == "shr" and signed) else lit(0, n)
 
         if amt.kind == "const":
-            s = _const_int(amt.value)
+            s = const_int(amt.value)
             if s < 0 or s >= n:
                 return fill()
             if s == 0:
@@ -475,7 +243,7 @@ class Netlist:
         if w == k:
             sh = S
         elif w < k:
-            sh = self._sized(S, w, k, False)
+            sh = self.sized(S, w, k, False)
         else:
             sh = self.wire(k, f"{S}[{k - 1}:0]")
         shifted = (
@@ -492,8 +260,8 @@ class Netlist:
         k = int(const) & ((1 << bits) - 1)
         if k == 0:
             return lit(0, bits)
-        if _is_lit(v):
-            return lit(_lit_value(v, bits, False) * k, bits)
+        if is_lit(v):
+            return lit(lit_value(v, bits, False) * k, bits)
         ones = [i for i in range(bits) if k >> i & 1]
         if len(ones) <= 3:
             terms = [v if i == 0 else f"{{{v}[{bits - 1 - i}:0], {lit(0, i)}}}" for i in ones]
@@ -510,7 +278,7 @@ class Netlist:
             other = n.operands[1 - i]
             if other.kind == "const":
                 x = self.at(n.operands[i], c)
-                return self._unit(n, self._const_mul(x, _const_int(other.value), bits, comment), comment)
+                return self._unit(n, self._const_mul(x, const_int(other.value), bits, comment), comment)
         opnds = []
         for x in n.operands:
             src = _narrow_source(x)
@@ -540,12 +308,10 @@ class Netlist:
 
     def _div(self, n: Node, e: ir.Bin, a: list[str], comment: str) -> str:
         if n.timing != "unit":  # by a power-of-two constant: shift or mask
-            p = _const_int(n.operands[1].value).bit_length() - 1
+            p = const_int(n.operands[1].value).bit_length() - 1
             bits, A = n.bits, self.ident(a[0], n.bits)
             if e.op == "mod":
-                return (
-                    lit(0, bits) if p == 0 else self._sized(self.wire(p, f"{A}[{p - 1}:0]"), p, bits, False)
-                )
+                return lit(0, bits) if p == 0 else self.sized(self.wire(p, f"{A}[{p - 1}:0]"), p, bits, False)
             if p == 0:
                 return A
             hi = f"{{{p}{{{A}[{bits - 1}]}}}}" if n.signed else lit(0, p)
@@ -585,7 +351,7 @@ class Netlist:
         lb = (ram.per_word - 1).bit_length()
         flat = n.operands[0]
         fl = self.ident(
-            self._sized(self.at(flat, c), flat.bits, max(flat.bits, lb), flat.signed), max(flat.bits, lb)
+            self.sized(self.at(flat, c), flat.bits, max(flat.bits, lb), flat.signed), max(flat.bits, lb)
         )
         if max(flat.bits, lb) == 1:
             lane = fl  # a 1-bit index is the lane itself (a scalar has no bit-select)
@@ -601,7 +367,7 @@ class Netlist:
         total = g.lbf + g.lbq + g.aw
         fl = self.at(flat, cycle)
         wide = self.ident(
-            self._sized(fl, flat.bits, max(total, flat.bits), flat.signed), max(total, flat.bits)
+            self.sized(fl, flat.bits, max(total, flat.bits), flat.signed), max(total, flat.bits)
         )
         bank = bit_slice(wide, g.lbf - 1, 0)
         lane = bit_slice(wide, g.lbf + g.lbq - 1, g.lbf) if g.lbq else ""
@@ -630,25 +396,6 @@ class Netlist:
         if n.bits == eb:
             return word
         return self.wire(n.bits, bit_slice(word, n.bits - 1, 0), _describe(n))
-
-
-def bit_slice(sig: str, hi: int, lo: int) -> str:
-    return f"{sig}[{hi}:{lo}]" if hi > lo else f"{sig}[{lo}]"
-
-
-def _const_int(v: Any) -> int:
-    return int(bool(v)) if isinstance(v, bool) else int(v)
-
-
-def _is_lit(s: str) -> bool:
-    return "'" in s and s[0].isdigit()
-
-
-def _lit_value(s: str, bits: int, signed: bool) -> int:
-    v = int(s.split("'")[1][1:], 16 if "'h" in s else 2)
-    if signed and v >> (bits - 1):
-        v -= 1 << bits
-    return v
 
 
 def _narrow_source(x: Node) -> tuple[Node, int, bool] | None:
@@ -683,8 +430,3 @@ def _describe(n: Node) -> str:
 
 def word_address_bits(ram: RamInfo) -> int:
     return max(1, (max(ram.depth, 1) - 1).bit_length())
-
-
-def flat_bits(ram: RamInfo) -> int:
-    """Width of a flattened element index (the schedule's address width)."""
-    return max(1, math.ceil(math.log2(max(2, ram.elems))))

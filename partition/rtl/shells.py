@@ -70,7 +70,8 @@ class Shell:
         return f"{self.module}.v"
 
 
-def _check_ident(what: str, name: str) -> str:
+def check_ident(what: str, name: str) -> str:
+    """`name`, when it is a Verilog identifier; else a PartitionError naming `what` it is."""
     if not _IDENT.match(name):
         raise PartitionError(
             f"{what} {name!r} is not a Verilog identifier (letters, digits and '_', not starting "
@@ -109,7 +110,7 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
     wdata_bits = {0, 1, 7}  # CTRL ap_start / auto_restart, GIE, IER/ISR bit 1
     strb_lanes = {0}
     for r in regmap.registers:
-        _check_ident("argument", r.name)
+        check_ident("argument", r.name)
         if r.bits % 8 and r.bits > 8:
             raise PartitionError(
                 f"register {r.name!r}: {r.bits} bits is neither a whole number of bytes nor 1 bit"
@@ -165,14 +166,14 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
 
 def render_control(regmap: RegisterMap, prefix: str | None = None) -> Shell:
     """The AXI4-Lite control slave for `regmap` (module `<prefix>_control_s_axi`)."""
-    prefix = _check_ident("module prefix", prefix or regmap.kernel)
+    prefix = check_ident("module prefix", prefix or regmap.kernel)
     module = f"{prefix}_control_s_axi"
     text = template_env().get_template("rtl/control_s_axi.v.j2").render(**_control_context(regmap, module))
     return Shell(module, text)
 
 
 def _engine(kind: str, prefix: str, ram_addr_bits: int, len_bits: int, data_bits: int) -> Shell:
-    _check_ident("module prefix", prefix)
+    check_ident("module prefix", prefix)
     if data_bits not in ENGINE_DATA_BITS:
         raise PartitionError(f"{kind}: data width {data_bits} bits; the engines move {ENGINE_DATA_BITS} bits")
     if len_bits < MIN_LEN_BITS:
@@ -208,14 +209,14 @@ def render_axis_engine(direction: str, prefix: str) -> Shell:
     """The AXI-Stream engine of a chain's streamed arrays: `<prefix>_axis_read_engine` (an
     "in" array: the slave filling its buffer) or `<prefix>_axis_write_engine` ("out": the
     master draining it); each instance sets the beat count as parameters."""
-    _check_ident("module prefix", prefix)
+    check_ident("module prefix", prefix)
     kind = {"in": "axis_read_engine", "out": "axis_write_engine"}[direction]
     module = f"{prefix}_{kind}"
     return Shell(module, template_env().get_template(f"rtl/{kind}.v.j2").render(module=module))
 
 
 def _ram(kind: str, prefix: str, width: int, depth: int) -> Shell:
-    _check_ident("module prefix", prefix)
+    check_ident("module prefix", prefix)
     if width < 1 or depth < 1:
         raise PartitionError(f"{kind}: width and depth must be positive, got {width} x {depth}")
     module = f"{prefix}_{kind}"

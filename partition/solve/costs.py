@@ -33,9 +33,8 @@ from dataclasses import dataclass
 
 from partition import ir
 from partition.boards import RESOURCES, Board
-from partition.estimate.model import Estimate
+from partition.estimate import Estimate, KernelVariant, estimate_variant
 from partition.estimate.schedule import stream_beats
-from partition.estimate.variants import Directives, estimate_variant
 from partition.profile.model import MAIN, Edge, Profile
 from partition.regmap import register_map
 from partition.solve.model import ChainCost, EdgeCost, Problem, TaskCost, Variant
@@ -184,32 +183,36 @@ def chain_cost(
     dst: str,
     ends: tuple[ir.Kernel, ir.Kernel],
     param: str,
-    directives: tuple[list[Directives], list[Directives]],
+    variants: tuple[list[KernelVariant], list[KernelVariant]],
     calls: int,
     board: Board,
 ) -> ChainCost:
     """What chaining task `src` into task `dst` by AXI-Stream saves, per variant of each end.
 
     `ends`: their kernels; `param`: dst's Python parameter that receives src's
-    result; `directives`: the variants of each end; `calls`: calls of each.
+    result; `variants`: the implementation variants of each end, with their
+    estimates (`kernel_variants`); `calls`: calls of each.
 
-    Each end is estimated twice with the same directives, as built (the array in
+    Each end is costed twice with the same directives, as built (the array in
     DDR: the producer's store phase, the consumer's load phase, their buffers'
-    cache maintenance and pointer registers) and with the array as a stream port
-    (`ir.with_streams`: 64-bit beats instead); an end's share is the difference
-    plus the stream's time, and the chain pays the stream once, since the two
-    ends stream at the same time. Both are model estimates (a calibrated variant
-    has no measured stream twin), so the share is the model's difference.
+    cache maintenance and pointer registers; the variant's own estimate) and with
+    the array as a stream port (`ir.with_streams`: 64-bit beats instead, estimated
+    here); an end's share is the difference plus the stream's time, and the chain
+    pays the stream once, since the two ends stream at the same time. Both are
+    model estimates (a calibrated variant has no measured stream twin, so its
+    in-DDR side is the model's again), so the share is the model's difference.
     """
     producer, consumer = ends
     out_name, in_name = stream_ends(producer, consumer, param)
     beats_s = stream_beats(producer.param(out_name).nbytes) / (board.pl_mhz * 1e6)
 
-    def shares(kernel: ir.Kernel, port: str, dirs: list[Directives]) -> dict[str, float]:
+    def shares(kernel: ir.Kernel, port: str, kvs: list[KernelVariant]) -> dict[str, float]:
         streamed = ir.with_streams(kernel, [port])
         out = {}
-        for d in dirs:
-            whole = task_figures(kernel.name, calls, 0.0, kernel, estimate_variant(kernel, board, d), board)
+        for kv in kvs:
+            d = kv.directives
+            ddr = kv.estimate if kv.estimate.source == "model" else estimate_variant(kernel, board, d)
+            whole = task_figures(kernel.name, calls, 0.0, kernel, ddr, board)
             part = task_figures(
                 kernel.name, calls, 0.0, streamed, estimate_variant(streamed, board, d), board
             )
@@ -219,8 +222,8 @@ def chain_cost(
     return ChainCost(
         src,
         dst,
-        shares(producer, out_name, directives[0]),
-        shares(consumer, in_name, directives[1]),
+        shares(producer, out_name, variants[0]),
+        shares(consumer, in_name, variants[1]),
         calls * beats_s,
     )
 

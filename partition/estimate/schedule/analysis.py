@@ -1,0 +1,142 @@
+"""What the schedule reads off the IR before placing anything: affine indices, jumps, widths.
+
+Array indices as affine forms in a loop variable (`flat_affine`: the schedule's port banks
+and RAW distances, and the variants' cyclic partitioning, ask it), whether statements
+contain loops or break/continue (`contains_loop`, `has_jumps`: which loops pipeline, for
+the schedule and the variants alike), and the significant widths synthesis sizes
+multipliers by (`eff_bits`, `narrow_vars`). Pure functions of the IR, apart from the
+scheduling state that uses them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from partition import ir
+from partition.dtypes import DType
+
+# an affine form: coef * loop variable + offset + ((symbol, coefficient), ...)
+Affine = tuple[int, int, tuple]
+
+
+def dtype_bits(dt: DType) -> int:
+    return 1 if dt.is_bool else dt.bits
+
+
+def contains_loop(stmts: list[ir.Stmt]) -> bool:
+    return any(isinstance(s, ir.For) for s in ir.walk_stmts(stmts))
+
+
+def has_jumps(stmts: list[ir.Stmt]) -> bool:
+    """A break or continue among these statements (not inside a nested loop)."""
+    for s in stmts:
+        if isinstance(s, (ir.Break, ir.Continue)):
+            return True
+        if isinstance(s, ir.If) and (has_jumps(s.then) or has_jumps(s.orelse)):
+            return True
+    return False
+
+
+# ------------------------------------------------------- affine indices
+
+
+def _affine(e: ir.Expr, loop_var: str | None) -> Affine | None:
+    """e as coef * loop_var + offset + (symbolic terms), or None when not affine."""
+    if isinstance(e, ir.Const):
+        if isinstance(e.value, bool) or not isinstance(e.value, int):
+            return None
+        return (0, int(e.value), ())
+    if isinstance(e, ir.Var):
+        if e.name == loop_var:
+            return (1, 0, ())
+        return (0, 0, ((e.name, 1),))
+    if isinstance(e, ir.Cast) and e.dtype.is_int and e.operand.dtype.is_int:
+        return _affine(e.operand, loop_var)
+    if isinstance(e, ir.Un) and e.op == "neg":
+        a = _affine(e.operand, loop_var)
+        return None if a is None else _scale(a, -1)
+    if isinstance(e, ir.Bin) and e.op in ("add", "sub"):
+        a, b = _affine(e.lhs, loop_var), _affine(e.rhs, loop_var)
+        if a is None or b is None:
+            return None
+        if e.op == "sub":
+            b = _scale(b, -1)
+        return _add(a, b)
+    if isinstance(e, ir.Bin) and e.op == "mul":
+        for x, y in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(y, ir.Const) and isinstance(y.value, int) and not isinstance(y.value, bool):
+                a = _affine(x, loop_var)
+                return None if a is None else _scale(a, int(y.value))
+    return None
+
+
+def _scale(a: Affine, k: int) -> Affine:
+    return (a[0] * k, a[1] * k, tuple((n, c * k) for n, c in a[2]))
+
+
+def _add(a: Affine, b: Affine) -> Affine:
+    terms: dict[str, int] = defaultdict(int)
+    for n, c in a[2] + b[2]:
+        terms[n] += c
+    return (a[0] + b[0], a[1] + b[1], tuple(sorted((n, c) for n, c in terms.items() if c)))
+
+
+def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: str | None) -> Affine | None:
+    """The row-major flat index of `index` as an affine form in `loop_var`, or None when it is not affine.
+
+    The schedule (memory ports, RAW distances) and the variants (cyclic
+    partitioning needs a uniform stride) both ask this of array accesses.
+    """
+    total: Affine = (0, 0, ())
+    stride = 1
+    for e, dim in zip(reversed(index), reversed(shape or (1,))):
+        a = _affine(e, loop_var)
+        if a is None:
+            return None
+        total = _add(total, _scale(a, stride))
+        stride *= dim
+    return total
+
+
+def distinct(a: Affine | None, b: Affine | None) -> bool:
+    """Provably different addresses within one iteration (same symbols, different offset)."""
+    return a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and a[1] != b[1]
+
+
+def eff_bits(e: ir.Expr, out_bits: int, narrow: dict[str, int] | None = None) -> int:
+    """Significant signed width of a multiplier operand (a cast from a narrower integer
+    keeps the narrow width, plus a sign bit when unsigned; constants their magnitude; a
+    variable the width of every value assigned to it)."""
+    if isinstance(e, ir.Var) and narrow and e.name in narrow:
+        return min(out_bits, narrow[e.name])
+    if isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, int):
+        return min(out_bits, abs(int(e.value)).bit_length() + 1)
+    if isinstance(e, ir.Cast) and e.operand.dtype.is_int and e.dtype.is_int:
+        src = e.operand.dtype
+        return min(out_bits, src.bits + (1 if src.kind == "uint" else 0))
+    if isinstance(e, ir.Cast) and e.operand.dtype.is_bool:
+        return min(out_bits, 2)
+    return out_bits
+
+
+def narrow_vars(kernel: ir.Kernel, var_types: dict[str, DType]) -> dict[str, int]:
+    """Integer variables whose every assignment is narrower than their type (`v =
+    np.int32(x[i])` of an int16 `x`): their significant signed width. Synthesis sees the
+    sign extension and sizes a multiplier by it (yosys `wreduce`, Vivado likewise)."""
+    widths: dict[str, int] = {}
+    loop_vars = set()
+    for s in ir.walk_stmts(kernel.body):
+        if isinstance(s, ir.For):
+            loop_vars.add(s.var)
+        elif isinstance(s, ir.Assign):
+            dt = var_types.get(s.var)
+            if dt is None or not dt.is_int:
+                continue
+            bits = eff_bits(s.value, dtype_bits(dt))
+            widths[s.var] = max(widths.get(s.var, 0), bits)
+    params = {p.name for p in kernel.scalar_params}
+    return {
+        v: b
+        for v, b in widths.items()
+        if v not in loop_vars and v not in params and b < dtype_bits(var_types[v])
+    }
