@@ -1,0 +1,109 @@
+"""Solving a prepared problem and assembling the `Plan`, the chosen variants' built-in RTL included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from partition import ir
+from partition.boards import RESOURCES, Board
+from partition.errors import PartitionError
+from partition.estimate import (
+    BASE,
+    Directives,
+)
+from partition.plan.artefacts import (
+    Options,
+    Plan,
+    Prepared,
+    chosen_directives,
+)
+from partition.plan.data import plan_data, streamed_kernels
+from partition.plan.prepare import prepare
+from partition.profile.model import Profile
+from partition.rtl import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
+from partition.solve import (
+    Solution,
+    default_solver,
+    explain_infeasible,
+    no_kernel_fits,
+    top_k,
+)
+
+
+def _available(board: Board) -> dict[str, float]:
+    return {r: float(board.resources[r]) for r in RESOURCES}
+
+
+def solve_prepared(prep: Prepared, opts: Options, k: int | None = None) -> list[Solution]:
+    """The k best distinct partitions (placements), best first; raises when there is none."""
+    problem = prep.problem
+    avail = _available(prep.board)
+    if problem.tasks:
+        msg = no_kernel_fits(problem, available=avail, max_util=opts.max_util)
+        if msg and not any(p == "fpga" for p in prep.pins.values()):
+            raise PartitionError(
+                f"no kernel fits the budget: {msg}; raise --max-util or choose a larger board"
+            )
+    count = k or opts.top_k
+    sols = top_k(
+        problem,
+        count,
+        solver=default_solver(problem.objective, count, len(problem.tasks))
+        if opts.solver == "auto"
+        else opts.solver,
+        time_limit_s=opts.time_limit_s,
+        distinct="placement",
+    )
+    first = sols[0]
+    if first.status == "Infeasible":
+        raise PartitionError(
+            "no plan satisfies the pins and budgets: "
+            + explain_infeasible(problem, available=avail, max_util=opts.max_util)
+        )
+    if first.status not in ("Optimal", "Time limit", "Feasible"):
+        raise PartitionError(f"the solver stopped without a plan (status {first.status})")
+    return sols
+
+
+def make_plan(
+    profile: Profile, app_dir: Path, board: Board, opts: Options, prepared: Prepared | None = None
+) -> Plan:
+    prep = prepared or prepare(profile, app_dir, board, opts)
+    sols = solve_prepared(prep, opts)
+    data = plan_data(profile, board, opts, prep, sols)
+    kernels = streamed_kernels(data, prep.kernels)
+    rtl: dict[str, RtlKernel] = {}
+    for t in data["tasks"]:
+        if t["placement"] != "fpga":
+            continue
+        d = chosen_directives(t)
+        t["rtl"], built = build_rtl(kernels[t["name"]], board, Directives.from_json(d) if d else None)
+        if built is not None:
+            rtl[t["name"]] = built
+    return Plan(data, kernels, prep.base_estimates, prep.rejected, rtl, prep)
+
+
+def build_rtl(
+    kernel: ir.Kernel, board: Board, d: Directives | None
+) -> tuple[dict[str, Any], RtlKernel | None]:
+    """The built-in RTL of variant `d` (None: base; base where the backend cannot build `d`): plan.json's
+    `rtl` entry, and the IP (None when the backend cannot build the kernel at all)."""
+    note = None
+    try:
+        try:
+            built = generate_rtl(kernel, board, d)
+        except RtlVariantUnsupported as e:
+            note = f"{e.message}; the built-in RTL implements the base variant"
+            built = generate_rtl(kernel, board)
+    except RtlUnsupported as e:
+        return {"status": "unsupported", "reason": e.message, "variant": BASE}, None
+    entry: dict[str, Any] = {
+        "status": "built",
+        "top": built.top,
+        "variant": built.variant,
+        "estimate_cycles": built.estimate_cycles,
+    }
+    if note:
+        entry["note"] = note
+    return entry, built

@@ -1,0 +1,187 @@
+"""Everything up to the solver: translate every profiled function, estimate every variant of
+each kernel (calibrated), the AXI-Stream chains the app allows, and the problem for the objective."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from partition import ir
+from partition.boards import Board
+from partition.errors import PartitionError
+from partition.estimate import (
+    BASE,
+    KernelVariant,
+    calibrate,
+    estimate_variant,
+    kernel_variants,
+)
+from partition.frontend import Rejected, Verdict, chainable, translate
+from partition.plan.artefacts import (
+    CHAIN_OBJECTIVES,
+    Options,
+    Prepared,
+)
+from partition.profile.model import Profile
+from partition.solve import (
+    OBJECTIVES,
+    ChainCost,
+    costs,
+)
+
+
+def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
+    if opts.objective not in OBJECTIVES:
+        raise PartitionError(f"--objective {opts.objective}: choose one of {', '.join(OBJECTIVES)}")
+    if not 0.0 < opts.max_util <= 1.0:
+        raise PartitionError(f"--max-util {opts.max_util}: give a fraction in (0, 1], e.g. 0.8")
+    if opts.cores is not None and opts.cores not in (1, 2):
+        raise PartitionError(f"--cores {opts.cores}: the model supports 1 or 2 CPU cores")
+    if opts.top_k < 1:
+        raise PartitionError(f"--top-k {opts.top_k}: give 1 or more")
+    if opts.time_limit_s is not None and not opts.time_limit_s > 0:
+        raise PartitionError(f"--time-limit {opts.time_limit_s}: give a positive number of seconds")
+    known = sorted(profile.functions)
+    pins: dict[str, str] = {}
+    for where, names in (("cpu", opts.pin_cpu), ("fpga", opts.pin_fpga)):
+        for n in names:
+            if n not in profile.functions:
+                raise PartitionError(
+                    f"--pin-{where} {n}: no such function in the profile; known: {', '.join(known) or '(none)'}"
+                )
+            if pins.get(n, where) != where:
+                raise PartitionError(f"{n} is pinned to both the CPU and the FPGA")
+            pins[n] = where
+    return pins
+
+
+def cores_for(board: Board, opts: Options) -> int:
+    """CPU cores the model uses: 1 for latency; else --cores or the board's (at most 2)."""
+    if opts.objective == "latency":
+        return 1
+    if opts.cores is not None:
+        return opts.cores
+    return max(1, min(2, int(board.cpu.get("cores", 1))))
+
+
+def translate_all(profile: Profile, app_dir: Path) -> tuple[dict[str, ir.Kernel], dict[str, Rejected]]:
+    kernels: dict[str, ir.Kernel] = {}
+    rejected: dict[str, Rejected] = {}
+    for name in sorted(profile.functions):
+        r = translate(profile.functions[name], app_dir, profile.functions)
+        if isinstance(r, Rejected):
+            rejected[name] = r
+        else:
+            kernels[name] = r
+    return kernels, rejected
+
+
+def prepare(
+    profile: Profile,
+    app_dir: Path,
+    board: Board,
+    opts: Options,
+    translated: tuple[dict[str, ir.Kernel], dict[str, Rejected]] | None = None,
+) -> Prepared:
+    """Translate, estimate every variant (calibrated), and build the problem for `opts.objective`."""
+    pins = _check_options(profile, opts)
+    scaling = costs.cpu_scaling(profile, board)
+    kernels, rejected = translated or translate_all(profile, app_dir)
+    for name, where in sorted(pins.items()):
+        if where == "fpga" and name in rejected:
+            raise PartitionError(f"--pin-fpga {name}: it cannot become a kernel: {rejected[name].reason}")
+    ms = (
+        calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
+        if opts.calibrate is not None
+        else []
+    )
+    calibrated = 0
+
+    def measured(kernel: ir.Kernel, v: KernelVariant) -> None:
+        nonlocal calibrated
+        if any(m.kernel == v.estimate.task and m.variant == v.name for m in ms):
+            calibrate.apply(
+                v.estimate,
+                ms,
+                streamed=lambda arrays: estimate_variant(
+                    ir.with_streams(kernel, arrays), board, v.directives
+                ),
+            )
+            calibrated += 1
+
+    variants: dict[str, list[KernelVariant]] = {
+        name: kernel_variants(k, board, base_only=not opts.variants, adjust=partial(measured, k))
+        for name, k in sorted(kernels.items())
+    }
+    figures: dict[str, dict[str, costs.TaskFigures]] = {}
+    for name in sorted(kernels):
+        fp = profile.functions[name]
+        figures[name] = {
+            v.name: costs.task_figures(
+                name, fp.calls, fp.total_s * scaling.factor, kernels[name], v.estimate, board
+            )
+            for v in variants[name]
+        }
+    base_fig = {n: f[BASE] for n, f in figures.items()}
+    base_est = {n: vs[0].estimate for n, vs in variants.items()}
+    per_task = {n: [(v.name, figures[n][v.name], v.estimate) for v in vs] for n, vs in variants.items()}
+    problem = costs.build_problem(
+        profile, base_fig, base_est, board, scaling, opts.max_util, pins, variants=per_task
+    )
+    problem.objective = opts.objective
+    problem.cpu_cores = cores_for(board, opts)
+    if opts.objective != "latency" and problem.base_s < 0:
+        problem.base_s = 0.0  # nested tasks: their inclusive times overlap and already hold it all
+    verdicts: dict[tuple[str, str], Verdict] = {}
+    if opts.chains and opts.objective in CHAIN_OBJECTIVES:
+        problem.chains, verdicts = _chains(profile, app_dir, kernels, variants, board)
+    return Prepared(board, scaling, kernels, rejected, variants, figures, problem, pins, calibrated, verdicts)
+
+
+def _chains(
+    profile: Profile,
+    app_dir: Path,
+    kernels: dict[str, ir.Kernel],
+    variants: dict[str, list[KernelVariant]],
+    board: Board,
+) -> tuple[list[ChainCost], dict[tuple[str, str], Verdict]]:
+    """The AXI-Stream chains the app allows between two kernels, with their costs.
+
+    The latency and throughput models take chains (model.py): both charge each
+    kernel its own time, so a chain's saving is a sum of per-end shares (for
+    throughput the chained kernels are one stage). Whether the app allows a
+    chain does not depend on the objective. The makespan model runs one kernel
+    at a time and takes none."""
+    verdicts: dict[tuple[str, str], Verdict] = {}
+    out: list[ChainCost] = []
+    for e in sorted(profile.edges, key=lambda e: (e.src, e.dst, e.what)):
+        key = (e.src, e.dst)
+        if (
+            e.src not in kernels
+            or e.dst not in kernels
+            or e.src == e.dst
+            or not e.direct_bytes
+            or key in verdicts
+        ):
+            continue
+        try:  # a caller whose source cannot be read only rules the chain out
+            v = chainable(profile, app_dir, e.src, e.dst)
+        except PartitionError as err:
+            v = Verdict((), err.message)
+        if v.ok:
+            try:
+                cost = costs.chain_cost(
+                    e.src,
+                    e.dst,
+                    (kernels[e.src], kernels[e.dst]),
+                    v.sites[0].param,
+                    (variants[e.src], variants[e.dst]),
+                    profile.functions[e.src].calls,
+                    board,
+                )
+            except (ValueError, PartitionError) as err:
+                v = Verdict((), f"{e.src} -> {e.dst}: {err}")
+            else:
+                out.append(cost)
+        verdicts[key] = v
+    return out, verdicts
