@@ -35,7 +35,7 @@ from partition.plan.explain import explain_task
 from partition.plan.make import build_rtl, make_plan, solve_prepared
 from partition.plan.objective import all_cpu_objective, objective_of
 from partition.plan.prepare import cores_for, prepare, translate_all
-from partition.plan.sweep import parse_sweep, sweep
+from partition.plan.sweep import parse_sweep, plan_boards, sweep
 
 __all__ = [
     "CHAIN_OBJECTIVES",
@@ -52,6 +52,7 @@ __all__ = [
     "objective_of",
     "parse_sweep",
     "plan_assignment",
+    "plan_boards",
     "prepare",
     "solve_prepared",
     "streamed_kernels",

@@ -4,20 +4,18 @@ Pareto table."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
-from partition.boards import RESOURCES
+from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
-from partition.plan.artefacts import (
-    Options,
-    Prepared,
-)
+from partition.plan.artefacts import Options, Plan, Prepared
 from partition.plan.data import resources_used
-from partition.plan.make import solve_prepared
+from partition.plan.make import make_plan, solve_prepared
 from partition.plan.objective import all_cpu_objective
-from partition.solve import (
-    costs,
-)
+from partition.plan.prepare import prepare, translate_all
+from partition.profile.model import Profile
+from partition.solve import costs
 
 
 def parse_sweep(spec: str) -> dict[str, list[float]]:
@@ -100,3 +98,54 @@ def sweep(preps: list[Prepared], utils: list[float], opts: Options) -> dict[str,
         )
     params = ["board", "max_util"]
     return {"parameters": params, "objective": opts.objective, "rows": rows}
+
+
+def plan_boards(
+    profile: Profile, app_dir: Path, boards: list[Board], opts: Options, sweep_spec: str | None
+) -> tuple[Plan, Board]:
+    """The plan for one board, or with several boards or a `--sweep` spec the plan of the board
+    with the best time at `opts.max_util`, carrying the sweep table of every board and cap (a
+    board that cannot be planned is a row that says why)."""
+    utils = parse_sweep(sweep_spec)["max_util"] if sweep_spec else [opts.max_util]
+    if len(boards) == 1 and not sweep_spec:
+        return make_plan(profile, app_dir, boards[0], opts), boards[0]
+    translated = translate_all(profile, app_dir)
+    preps = []
+    failed = []
+    for b in boards:
+        try:
+            preps.append(prepare(profile, app_dir, b, opts, translated))
+        except PartitionError as e:
+            if len(boards) == 1:
+                raise
+            failed.append((b.name, e.message))
+    table = sweep(preps, utils, opts)
+    for name, why in failed:
+        for u in utils:
+            table["rows"].append(
+                {
+                    "params": {"board": name, "max_util": u},
+                    "plan_s": None,
+                    "speedup": None,
+                    "fpga": [],
+                    "status": f"no plan: {why}",
+                    "pareto": False,
+                }
+            )
+    best = preps[0] if preps else None
+    if len(preps) > 1:
+        scored = [
+            (r["plan_s"], i)
+            for i, p in enumerate(preps)
+            for r in table["rows"]
+            if r["params"]["board"] == p.board.name
+            and r["params"]["max_util"] == opts.max_util
+            and r["plan_s"]
+        ]
+        if scored:
+            best = preps[min(scored)[1]]
+    if best is None:
+        raise PartitionError("no board could be planned: " + "; ".join(f"{n}: {w}" for n, w in failed))
+    plan = make_plan(profile, app_dir, best.board, opts, prepared=best)
+    plan.data["sweep"] = table
+    return plan, best.board

@@ -1,0 +1,58 @@
+"""Command line: parses arguments and wires the pipeline stages together, nothing more.
+
+`parser` holds the grammar, `commands` the profile/plan/explain/report/boards commands,
+`verify` the commands over a build tree (sim, synth, lint, cosim).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from partition.cli.commands import cmd_boards, cmd_explain, cmd_plan, cmd_profile, cmd_report
+from partition.cli.parser import build_parser, split_app_args
+from partition.cli.verify import cmd_cosim, cmd_verify
+from partition.errors import PartitionError
+
+__all__ = ["build_parser", "main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ours, app_args = split_app_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(ours)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "profile":
+            return cmd_profile(args, app_args)
+        if args.command == "plan":
+            return cmd_plan(args, app_args)
+        if args.command == "explain":
+            return cmd_explain(args, app_args)
+        if args.command == "report":
+            return cmd_report(args)
+        if args.command == "boards":
+            return cmd_boards(args)
+        if args.command in ("sim", "synth", "lint"):
+            return cmd_verify(args)
+        if args.command == "cosim":
+            return cmd_cosim(args, app_args)
+    except PartitionError as e:
+        print(f"partition: error: {e.message}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("partition: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug in partition itself, not in the user's input
+        if os.environ.get("PARTITION_DEBUG"):
+            raise
+        print(
+            f"partition: internal error: {type(e).__name__}: {e}\n"
+            "  this is a bug in partition; run again with PARTITION_DEBUG=1 for the traceback and report it",
+            file=sys.stderr,
+        )
+        return 70
+    return 2
