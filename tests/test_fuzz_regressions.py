@@ -51,7 +51,7 @@ def list_output(x):
         [(np.array([5, -7, 30000], I16),), (np.array([0, 1, -32768], I16),)],
     ),
     # seed 28: `(h + int(x)) % 1000`: the int64 sum was narrowed to the result's int16
-    # before the modulo (fix: frontend/lower.py binop computes //, %, >> of Python ints
+    # before the modulo (fix: frontend/expressions.py binop computes //, %, >> of Python ints
     # in a type holding the operands)
     Regression(
         "pyint_mod_of_wide_sum",
@@ -82,7 +82,7 @@ def pyint_floordiv_shr_of_wide_sum(x):
         [(np.array([2147483647, -2147483648, 2147480000, -5], I32),)],
     ),
     # review of the same code: min()/max() of Python ints compared operands narrowed to the
-    # (narrower) result type (fix: frontend/lower.py minmax)
+    # (narrower) result type (fix: frontend/calls.py minmax)
     Regression(
         "pyint_min_narrower_than_operands",
         """
@@ -98,7 +98,7 @@ def pyint_min_narrower_than_operands(x):
         [(np.array([1000, 3, 65535, 261], np.uint16),)],
     ),
     # seed 9: `out[w] = ...` in a `while w < n` loop counted as a second update of w, so the
-    # bound was not proven and the loop rejected (fix: frontend/lower.py proven_while_bound)
+    # bound was not proven and the loop rejected (fix: frontend/loops.py proven_while_bound)
     Regression(
         "while_counter_used_as_index",
         """
@@ -116,7 +116,7 @@ def while_counter_used_as_index(x):
         [(np.array([1, -2, 3, 2147483647], I32),)],
     ),
     # seed 2069: a `continue` of a for loop inside the while counted as skipping the while's
-    # step (fix: frontend/lower.py proven_while_bound looks only at the while's own continues)
+    # step (fix: frontend/loops.py proven_while_bound looks only at the while's own continues)
     Regression(
         "while_with_inner_continue",
         """
@@ -136,7 +136,7 @@ def while_with_inner_continue(x):
 """,
         [(np.array([1, -2, -3], I32),), (np.array([-7, 5, 0], I32),)],
     ),
-    # seed 2045: len(m[0]) of a list of lists was rejected (fix: frontend/lower.py len())
+    # seed 2045: len(m[0]) of a list of lists was rejected (fix: frontend/calls.py len())
     Regression(
         "len_of_a_row",
         """
@@ -150,7 +150,7 @@ def len_of_a_row(m):
         [([[1, 2, 3], [4, -5, 6]],), ([[0, 0, 7], [9, 9, 9]],)],
     ),
     # seed 14: np.uint64(18446744073709551615) was rejected as a Python int beyond 64 bits
-    # (fix: frontend/lower.py takes an integer literal of a numpy scalar type as that type)
+    # (fix: frontend/calls.py takes an integer literal of a numpy scalar type as that type)
     Regression(
         "uint64_literal",
         """
@@ -166,7 +166,7 @@ def uint64_literal(x):
         [(np.array([0, 1, 2**63, 2**64 - 1], np.uint64),)],
     ),
     # the acceptance corpus (benchmarks/corpus): `for v in xs:` over a list or 1-D array and
-    # `a = b = v` were rejected, though common (fix: frontend/lower.py indexed_for and
+    # `a = b = v` were rejected, though common (fix: frontend/loops.py indexed_for and
     # chained assignment of names); the loop variable keeps its last value after the loop
     Regression(
         "for_over_elements_and_chained_assignment",
@@ -194,7 +194,7 @@ def for_over_elements_and_chained_assignment(values, xs, t):
     ),
     # seed 37: a 1-bit element index into a RAM holding two elements per word was bit-selected
     # (`t27_d1[0]`), which Verilog forbids on a scalar (fix: rtl/datapath.py _load and
-    # rtl/kernel.py store lanes)
+    # rtl/rams.py store lanes)
     Regression(
         "rtl_one_bit_lane_index",
         """
@@ -228,7 +228,7 @@ def rtl_delayed_constant(x, w):
     # seed 3765: two stores to one array in a pipelined loop, the later one's address data-
     # dependent: iteration i's second store lands after iteration i+1's first (write after
     # write across iterations). Needs the schedule's II to order stores of successive
-    # iterations (partition/estimate/schedule.py _raw_ii considers store->load pairs only).
+    # iterations (partition/estimate/schedule/loops.py _raw_ii considers store->load pairs only).
     Regression(
         "rtl_store_order_across_iterations",
         """

@@ -1,4 +1,4 @@
-"""The built-in RTL backend (partition/rtl/kernel.py): generated IP cores compute exactly what
+"""The built-in RTL backend (partition/rtl/): generated IP cores compute exactly what
 the IR computes, in exactly the cycles the estimator predicts.
 
 Kernels: the integer kernels of tests/test_hls_codegen.py and their integer counterparts in

@@ -1,4 +1,4 @@
-"""AXI-Stream ports of chained kernels in the built-in RTL (partition/rtl/kernel.py): a
+"""AXI-Stream ports of chained kernels in the built-in RTL (partition/rtl/): a
 streamed input fills its buffer from <arg>_TDATA/TVALID/TREADY, a streamed output drains it,
 in the HLS C++'s beat layout (the array's DDR bytes, little-endian 64-bit beats, the last
 zero padded), with the estimate's cycles when nothing pauses and the same results under
