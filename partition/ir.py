@@ -89,21 +89,21 @@ class Un:
 
 
 @dataclass(frozen=True)
-class Cmp:
+class BoolBinary:
+    """The fields of a two-operand expression whose value is a bool (`Cmp`, `Logic`)."""
+
     op: str
     lhs: Expr
     rhs: Expr
     dtype: DType = BOOL
 
 
-@dataclass(frozen=True)
-class Logic:
+class Cmp(BoolBinary):
+    """Comparison of two operands of one dtype."""
+
+
+class Logic(BoolBinary):
     """Boolean and/or of two bool operands (no short circuit: expressions are pure)."""
-
-    op: str
-    lhs: Expr
-    rhs: Expr
-    dtype: DType = BOOL
 
 
 @dataclass(frozen=True)
