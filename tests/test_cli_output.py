@@ -96,9 +96,9 @@ def test_quiet_prints_only_errors(tmp_path, profile):
     r = run(*plan_args(tmp_path, profile, "--quiet"))
     assert r.returncode == 0
     assert r.stdout == "" and r.stderr == ""
-    r = run(*plan_args(tmp_path, profile, "--quiet", "--pin-fpga", "describe", "--force"))
+    r = run(*plan_args(tmp_path, profile, "--quiet", "--pin-fpga", "nothing_like_it", "--force"))
     assert r.returncode != 0 and r.stdout == ""
-    assert r.stderr.startswith("partition: error: --pin-fpga describe") and r.stderr.count("\n") == 1
+    assert r.stderr.startswith("partition: error: --pin-fpga nothing_like_it") and r.stderr.count("\n") == 1
 
 
 def test_without_a_terminal_each_step_is_one_plain_line(tmp_path):

@@ -68,7 +68,8 @@ def build_tree(
         files[f"{INCLUDE}/partition_ops.h"] = (resource_dir("hls") / "partition_ops.h").read_bytes()
     for name in fpga:
         k = plan.kernels[name]
-        vectors = kernel_vectors(k, profile.functions[name])
+        checked = plan.prepared.vectors if plan.prepared is not None else {}
+        vectors = checked[name] if name in checked else kernel_vectors(k, profile.functions[name])
         rtl = plan.rtl.get(name)
         if rtl is not None:
             for rel, data in {**rtl.files, **rtl_vector_files(k, vectors)}.items():

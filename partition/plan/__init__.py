@@ -15,10 +15,10 @@ plan.json per FPGA-capable task: `fpga` holds the base variant's figures,
 built-in RTL built (the chosen one; base, with a `note`, where the backend lacks its m_axi width)
 and its `estimate_cycles`, what simulation is compared with.
 
-Modules: `artefacts` (Options, Prepared, Plan), `prepare` (translation, variant estimates,
+Modules: `artefacts` (Options, Prepared, Plan), `preparation` (translation, variant estimates,
 chains, the problem), `make` (solving and assembling the plan), `data` (plan.json),
 `reasons` (why each task went where it went), `objective` (the model's objective of a
-choice), `sweep` (utilisation caps and boards), `explain` (`partition explain`).
+choice), `sweeps` (utilisation caps and boards), `explain` (`partition explain`).
 """
 
 from partition.plan.artefacts import (
@@ -34,8 +34,8 @@ from partition.plan.data import streamed_kernels
 from partition.plan.explain import explain_task
 from partition.plan.make import build_rtl, make_plan, solve_prepared
 from partition.plan.objective import all_cpu_objective, objective_of
-from partition.plan.prepare import cores_for, prepare, translate_all
-from partition.plan.sweep import parse_sweep, plan_boards, sweep
+from partition.plan.preparation import cores_for, prepare, translate_all
+from partition.plan.sweeps import parse_sweep, plan_boards, sweep
 
 __all__ = [
     "CHAIN_OBJECTIVES",

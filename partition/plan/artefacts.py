@@ -21,6 +21,7 @@ from partition.solve import (
     Problem,
     costs,
 )
+from partition.vectors import VectorSet
 
 FORMAT = "partition-plan/1"
 
@@ -94,6 +95,8 @@ class Prepared:
     calibrated: int = 0  # measurements applied
     # FPGA -> FPGA array edges considered for an AXI-Stream chain: (src, dst) -> Verdict
     chain_verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
+    vectors: dict[str, list[VectorSet]] = field(default_factory=dict)  # every kernel's, checked
+    warnings: list[str] = field(default_factory=list)  # what the plan could not do as asked, and why
 
     @property
     def base_estimates(self) -> dict[str, Estimate]:

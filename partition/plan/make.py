@@ -19,7 +19,7 @@ from partition.plan.artefacts import (
     chosen_directives,
 )
 from partition.plan.data import plan_data, streamed_kernels
-from partition.plan.prepare import prepare
+from partition.plan.preparation import internal_failure, prepare
 from partition.profile.model import Profile
 from partition.rtl import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import (
@@ -35,26 +35,57 @@ def _available(board: Board) -> dict[str, float]:
     return {r: float(board.resources[r]) for r in RESOURCES}
 
 
-def solve_prepared(prep: Prepared, opts: Options, k: int | None = None) -> list[Solution]:
-    """The k best distinct partitions (placements), best first; raises when there is none."""
+def solve_prepared(
+    prep: Prepared, opts: Options, k: int | None = None, warnings: list[str] | None = None
+) -> list[Solution]:
+    """The k best distinct partitions (placements), best first.
+
+    When no kernel fits the budget the plan keeps everything on the CPU, and when
+    the FPGA pins cannot all be honoured together it is made without them; either
+    way `warnings` (when given) says so. Raises only when the solver itself fails."""
     problem = prep.problem
     avail = _available(prep.board)
+    said = warnings if warnings is not None else []
+    short = [r for r in RESOURCES if problem.budget[r] < 0]
+    if short:
+        said.append(
+            f"the overlay's fixed shell alone needs more than --max-util {opts.max_util:g} allows ("
+            + ", ".join(f"{r.upper()} budget {problem.budget[r]:,.0f}" for r in short)
+            + "): nothing can go on the FPGA, everything stays on the CPU; raise --max-util"
+        )
+        saved_budget = problem.budget
+        problem.budget = {r: max(0.0, b) for r, b in saved_budget.items()}
+        try:
+            return solve_prepared(prep, opts, k)
+        finally:
+            problem.budget = saved_budget
     if problem.tasks:
         msg = no_kernel_fits(problem, available=avail, max_util=opts.max_util)
-        if msg and not any(p == "fpga" for p in prep.pins.values()):
-            raise PartitionError(
-                f"no kernel fits the budget: {msg}; raise --max-util or choose a larger board"
+        if msg:
+            said.append(
+                f"no kernel fits the budget: {msg}; everything stays on the CPU (raise --max-util or "
+                "choose a larger board)"
             )
     count = k or opts.top_k
-    sols = top_k(
-        problem,
-        count,
-        solver=default_solver(problem.objective, count, len(problem.tasks))
-        if opts.solver == "auto"
-        else opts.solver,
-        time_limit_s=opts.time_limit_s,
-        distinct="placement",
+    solver = (
+        default_solver(problem.objective, count, len(problem.tasks)) if opts.solver == "auto" else opts.solver
     )
+    sols = top_k(problem, count, solver=solver, time_limit_s=opts.time_limit_s, distinct="placement")
+    pinned = [t for t in problem.tasks if t.pin == "fpga"]
+    if sols[0].status == "Infeasible" and pinned:
+        why = explain_infeasible(problem, available=avail, max_util=opts.max_util)
+        said.append(
+            f"the FPGA pins ({', '.join(t.name for t in pinned)}) cannot all be honoured: {why}; "
+            "planned without them"
+        )
+        saved = {t.name: t.pin for t in pinned}
+        for t in pinned:
+            t.pin = None
+        try:
+            sols = top_k(problem, count, solver=solver, time_limit_s=opts.time_limit_s, distinct="placement")
+        finally:
+            for t in pinned:
+                t.pin = saved[t.name]
     first = sols[0]
     if first.status == "Infeasible":
         raise PartitionError(
@@ -70,8 +101,10 @@ def make_plan(
     profile: Profile, app_dir: Path, board: Board, opts: Options, prepared: Prepared | None = None
 ) -> Plan:
     prep = prepared or prepare(profile, app_dir, board, opts)
-    sols = solve_prepared(prep, opts)
+    warnings = list(prep.warnings)
+    sols = solve_prepared(prep, opts, warnings=warnings)
     data = plan_data(profile, board, opts, prep, sols)
+    data["warnings"] = warnings
     kernels = streamed_kernels(data, prep.kernels)
     rtl: dict[str, RtlKernel] = {}
     for t in data["tasks"]:
@@ -98,6 +131,12 @@ def build_rtl(
             built = generate_rtl(kernel, board)
     except RtlUnsupported as e:
         return {"status": "unsupported", "reason": e.message, "variant": BASE}, None
+    except Exception as e:
+        return {
+            "status": "unsupported",
+            "reason": internal_failure("building its RTL", e),
+            "variant": BASE,
+        }, None
     entry: dict[str, Any] = {
         "status": "built",
         "top": built.top,

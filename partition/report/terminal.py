@@ -84,6 +84,9 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
             f"AXI-Stream chain: {c['src']} -> {c['dst']} (argument {c['param']}): saves {fmt_s(c['saving_s'])} "
             f"over all calls (stream {fmt_s(c['stream_s'])})"
         )
+    if data.get("warnings"):
+        lines.append("")
+        lines.extend(f"warning: {w}" for w in data["warnings"])
     p = data["predicted"]
     lines.append("")
     speed = p["speedup"]

@@ -13,7 +13,7 @@ from partition.plan.artefacts import Options, Plan, Prepared
 from partition.plan.data import resources_used
 from partition.plan.make import make_plan, solve_prepared
 from partition.plan.objective import all_cpu_objective
-from partition.plan.prepare import prepare, translate_all
+from partition.plan.preparation import prepare, translate_all
 from partition.profile.model import Profile
 from partition.solve import costs
 

@@ -3,6 +3,7 @@ each kernel (calibrated), the AXI-Stream chains the app allows, and the problem 
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from partition.solve import (
     ChainCost,
     costs,
 )
+from partition.vectors import VectorSet, bin_files, kernel_vectors
 
 
 def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
@@ -65,15 +67,61 @@ def cores_for(board: Board, opts: Options) -> int:
 
 
 def translate_all(profile: Profile, app_dir: Path) -> tuple[dict[str, ir.Kernel], dict[str, Rejected]]:
+    """Every profiled function as a kernel, or the reason it stays on the CPU.
+
+    Nothing one function does stops the others: a failure inside the frontend
+    itself (a bug in partition) keeps that function on the CPU and says so."""
     kernels: dict[str, ir.Kernel] = {}
     rejected: dict[str, Rejected] = {}
     for name in sorted(profile.functions):
-        r = translate(profile.functions[name], app_dir, profile.functions)
+        fp = profile.functions[name]
+        try:
+            r = translate(fp, app_dir, profile.functions)
+        except Exception as e:
+            r = Rejected(name, fp.file, fp.line, internal_failure("translating it", e))
         if isinstance(r, Rejected):
             rejected[name] = r
         else:
             kernels[name] = r
     return kernels, rejected
+
+
+def internal_failure(doing: str, e: Exception) -> str:
+    """The one-line reason for a function that partition itself failed on; with
+    PARTITION_DEBUG=1 the exception propagates, with its traceback."""
+    if os.environ.get("PARTITION_DEBUG"):
+        raise e
+    return (
+        f"partition failed while {doing} ({type(e).__name__}: {e}); this is a bug in partition, "
+        "please report it (PARTITION_DEBUG=1 shows the traceback)"
+    )
+
+
+def checked_vectors(
+    profile: Profile, kernels: dict[str, ir.Kernel], rejected: dict[str, Rejected]
+) -> dict[str, list[VectorSet]]:
+    """Every kernel's test vectors, the recorded calls converted exactly to its types.
+
+    A kernel whose recorded calls do not fit its types (a value outside a
+    parameter's or the return's range) would compute something else than Python
+    on them: it moves to `rejected` with the reason, and stays on the CPU."""
+    out: dict[str, list[VectorSet]] = {}
+    for name in sorted(kernels):
+        k = kernels[name]
+        fp = profile.functions[name]
+        try:
+            vectors = kernel_vectors(k, fp)
+            bin_files(k, k.ret, vectors)
+        except PartitionError as e:
+            reason = f"its recorded calls do not fit the kernel's types: {e.message}"
+        except Exception as e:
+            reason = internal_failure("checking its recorded calls", e)
+        else:
+            out[name] = vectors
+            continue
+        rejected[name] = Rejected(name, fp.file, fp.line, reason)
+        del kernels[name]
+    return out
 
 
 def prepare(
@@ -87,9 +135,9 @@ def prepare(
     pins = _check_options(profile, opts)
     scaling = costs.cpu_scaling(profile, board)
     kernels, rejected = translated or translate_all(profile, app_dir)
-    for name, where in sorted(pins.items()):
-        if where == "fpga" and name in rejected:
-            raise PartitionError(f"--pin-fpga {name}: it cannot become a kernel: {rejected[name].reason}")
+    kernels, rejected = dict(kernels), dict(rejected)  # `translated` may be shared by several boards
+    vectors = checked_vectors(profile, kernels, rejected)
+    warnings: list[str] = []
     ms = (
         calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
         if opts.calibrate is not None
@@ -109,10 +157,21 @@ def prepare(
             )
             calibrated += 1
 
-    variants: dict[str, list[KernelVariant]] = {
-        name: kernel_variants(k, board, base_only=not opts.variants, adjust=partial(measured, k))
-        for name, k in sorted(kernels.items())
-    }
+    variants: dict[str, list[KernelVariant]] = {}
+    for name, k in sorted(kernels.items()):
+        try:
+            variants[name] = kernel_variants(
+                k, board, base_only=not opts.variants, adjust=partial(measured, k)
+            )
+        except PartitionError:
+            raise  # a measurement in --calibrate DIR that does not fit: the user's to fix
+        except Exception as e:
+            fp = profile.functions[name]
+            rejected[name] = Rejected(name, fp.file, fp.line, internal_failure("estimating its kernel", e))
+    for name in set(kernels) - set(variants):
+        del kernels[name]
+        vectors.pop(name, None)
+    pins = _honoured_pins(pins, kernels, rejected, variants, board, opts, warnings)
     figures: dict[str, dict[str, costs.TaskFigures]] = {}
     for name in sorted(kernels):
         fp = profile.functions[name]
@@ -135,7 +194,20 @@ def prepare(
     verdicts: dict[tuple[str, str], Verdict] = {}
     if opts.chains and opts.objective in CHAIN_OBJECTIVES:
         problem.chains, verdicts = _chains(profile, app_dir, kernels, variants, board)
-    return Prepared(board, scaling, kernels, rejected, variants, figures, problem, pins, calibrated, verdicts)
+    return Prepared(
+        board,
+        scaling,
+        kernels,
+        rejected,
+        variants,
+        figures,
+        problem,
+        pins,
+        calibrated,
+        verdicts,
+        vectors,
+        warnings,
+    )
 
 
 def _chains(
@@ -185,3 +257,43 @@ def _chains(
                 out.append(cost)
         verdicts[key] = v
     return out, verdicts
+
+
+def _honoured_pins(
+    pins: dict[str, str],
+    kernels: dict[str, ir.Kernel],
+    rejected: dict[str, Rejected],
+    variants: dict[str, list[KernelVariant]],
+    board: Board,
+    opts: Options,
+    warnings: list[str],
+) -> dict[str, str]:
+    """The pins the plan can honour; an FPGA pin of a function that cannot be a kernel, or whose
+    every variant exceeds the budget on its own, is dropped with a warning (the function stays
+    on the CPU and its reason says why): one function never stops the plan."""
+    budget = costs.budget(board, opts.max_util)
+    out = dict(pins)
+    for name, where in sorted(pins.items()):
+        if where != "fpga":
+            continue
+        if name in rejected:
+            warnings.append(
+                f"--pin-fpga {name}: it cannot become a kernel, so it stays on the CPU: "
+                f"{rejected[name].reason}"
+            )
+            del out[name]
+            continue
+        fits = [v for v in variants[name] if all(getattr(v.estimate, r) <= budget[r] + 1e-9 for r in budget)]
+        if not fits:
+            smallest = min(
+                variants[name],
+                key=lambda v: max(getattr(v.estimate, r) / max(budget[r], 1e-9) for r in budget),
+            )
+            over = next(r for r in budget if getattr(smallest.estimate, r) > budget[r] + 1e-9)
+            warnings.append(
+                f"--pin-fpga {name}: no variant fits the budget on its own ({over.upper()} "
+                f"{getattr(smallest.estimate, over):,.0f} > {budget[over]:,.0f} with {smallest.name}), so it "
+                "stays on the CPU; raise --max-util or choose a larger board"
+            )
+            del out[name]
+    return out
