@@ -99,6 +99,7 @@ C_TYPES = {
 BOOL = DTYPES["bool"]
 INT32 = DTYPES["int32"]
 INT64 = DTYPES["int64"]
+UINT8 = DTYPES["uint8"]
 FLOAT64 = DTYPES["float64"]
 
 SIGNED_INTS = [DTYPES[n] for n in ("int8", "int16", "int32", "int64")]

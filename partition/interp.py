@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -185,9 +186,14 @@ def eval_cmp(op: str, a: Any, b: Any) -> bool:
     raise ValueError(op)
 
 
+class StepLimit(Exception):
+    """The run took more statements than the caller allowed (see `execute`)."""
+
+
 class Interpreter:
-    def __init__(self, kernel: ir.Kernel):
+    def __init__(self, kernel: ir.Kernel, max_steps: int | None = None):
         self.k = kernel
+        self.steps_left = max_steps
 
     def run(self, args: dict[str, Any]) -> tuple[dict[str, np.ndarray], Any]:
         """Run on named inputs. Arrays are copied; returns (final arrays by param
@@ -218,6 +224,10 @@ class Interpreter:
             self.exec(s)
 
     def exec(self, s: ir.Stmt) -> None:
+        if self.steps_left is not None:
+            self.steps_left -= 1
+            if self.steps_left < 0:
+                raise StepLimit()
         if isinstance(s, ir.Assign):
             dt = self.k.scalars[s.var]
             self.env[s.var] = cast_value(self.eval(s.value), s.value.dtype, dt)
@@ -278,3 +288,21 @@ class Interpreter:
 
 def run_kernel(kernel: ir.Kernel, args: dict[str, Any]) -> tuple[dict[str, np.ndarray], Any]:
     return Interpreter(kernel).run(args)
+
+
+@dataclass
+class Run:
+    """Everything one call of a kernel produces: final arrays, scalar return, fallback status."""
+
+    arrays: dict[str, np.ndarray]
+    ret: Any
+    status: int  # the kernel's fallback register (0 when it has none)
+
+
+def execute(kernel: ir.Kernel, args: dict[str, Any], max_steps: int | None = None) -> Run:
+    """Run `kernel` on named inputs, with its fallback status (`Kernel.status`); raises
+    `StepLimit` after `max_steps` statements (the interpreter is slow: a budget lets a
+    caller check small calls and skip large ones)."""
+    it = Interpreter(kernel, max_steps)
+    arrays, ret = it.run(args)
+    return Run(arrays, ret, int(it.env.get(kernel.status, 0)) if kernel.status else 0)

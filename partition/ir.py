@@ -30,6 +30,14 @@ scheduler) implements exactly these:
   scalar parameters otherwise.
 * An `out` array parameter is never loaded before the body stored every
   element (the frontend proves it; otherwise the array is `inout`).
+* `Kernel.status`, when set, names a scalar variable (uint8; the body's first
+  statement sets it to 0) whose value when the body ends is the kernel's *fallback* register:
+  0 means the outputs are exactly Python's; any other value means this call
+  left what the kernel was built for (a Python int that needs more than 64
+  bits, a loop that ran past the bound the kernel was built with) and must run
+  on the CPU instead, its outputs being meaningless. The body sets it with
+  ordinary statements (`If(cond, [Assign(status, 1)])`), so every backend
+  computes it exactly as the interpreter does.
 
 The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`).
 """
@@ -263,6 +271,7 @@ class Kernel:
     notes: list[str] = field(default_factory=list)
     py_params: list[str] = field(default_factory=list)  # the Python function's parameters, in order
     specialised: dict[str, Any] = field(default_factory=dict)  # Python param -> the one value compiled in
+    status: str | None = None  # the scalar variable holding the fallback register (see the module doc)
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -40,7 +40,7 @@ RESERVED = CPP_RESERVED | frozenset(
     scalared showcancelled small specify specparam strong0 strong1 supply0 supply1 table task time
     tran tranif0 tranif1 tri tri0 tri1 triand trior trireg use uwire vectored wait wand weak0 weak1
     wire wor xnor logic bit byte shortint longint string type var ref interface modport package
-    program in out ap_clk ap_rst_n ap_start ap_done ap_idle ap_ready ap_return interrupt
+    program in out ap_clk ap_rst_n ap_start ap_done ap_idle ap_ready ap_return interrupt fallback
     """.split()  # noqa: SIM905
 )
 

@@ -16,6 +16,14 @@ Vitis HLS lays out `s_axi_control` for a top function whose control is
 Each value takes ceil(bits/32) data words, low word first, plus one reserved
 word: an 8/16/32-bit scalar takes 8 bytes, a 64-bit scalar or a pointer
 (m_axi_addr64 is on by default) 12 bytes.
+
+A kernel with a fallback status (`ir.Kernel.status`) has one more argument, last:
+the output scalar `fallback` (a `uint8_t*` in s_axilite), which Vitis HLS lays out
+as its data word, then a control word whose bit 0 is `fallback_ap_vld` (clear on
+read), with no reserved word (headers Vitis HLS generated show an output scalar at
+0x18 with its control word at 0x1c and the next argument at 0x20). Being last, only
+its own two words matter. The host reads it after ap_done: nonzero means the call
+must run on the CPU.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from partition import ir
+from partition.dtypes import UINT8
 
 CTRL = 0x00
 GIE = 0x04
@@ -49,14 +58,16 @@ IER_DONE = 1 << 0  # IER and ISR: the ap_done interrupt
 IER_READY = 1 << 1  # IER and ISR: the ap_ready interrupt
 
 POINTER_BITS = 64
+STATUS = "fallback"  # the output scalar of a kernel with a fallback status (ir.Kernel.status)
+STATUS_DTYPE = UINT8
 
 
 @dataclass(frozen=True)
 class Register:
-    name: str  # argument name, or "ap_return"
+    name: str  # argument name, "ap_return", or "fallback"
     offset: int
     bits: int  # data bits (64 for pointers)
-    kind: str  # "pointer", "scalar", "return"
+    kind: str  # "pointer", "scalar", "return", "status" (the fallback output scalar)
     dtype: str  # element dtype (pointers: of the array), scalar dtype otherwise
 
     @property
@@ -65,7 +76,8 @@ class Register:
 
     @property
     def span(self) -> int:
-        """Bytes this entry occupies, reserved word included."""
+        """Bytes this entry occupies: its data words and a reserved word (for the output
+        scalar, its ap_vld control word)."""
         return 4 * (self.words + 1)
 
 
@@ -95,7 +107,7 @@ class RegisterMap:
     @property
     def argument_words(self) -> int:
         """32-bit writes the host makes to pass all arguments."""
-        return sum(r.words for r in self.registers if r.kind != "return")
+        return sum(r.words for r in self.registers if r.kind not in ("return", "status"))
 
     def to_json(self) -> dict:
         return {
@@ -139,5 +151,7 @@ def register_map(kernel: ir.Kernel) -> RegisterMap:
             entries.append((p.name, POINTER_BITS, "pointer", p.dtype.name))
         else:
             entries.append((p.name, data_bits(p.dtype), "scalar", p.dtype.name))
+    if kernel.status is not None:
+        entries.append((STATUS, data_bits(STATUS_DTYPE), "status", STATUS_DTYPE.name))
     ret = (data_bits(kernel.ret), kernel.ret.name) if kernel.ret is not None else None
     return RegisterMap(kernel.name, tuple(layout(entries, ret)))

@@ -11,6 +11,8 @@ one profiled vector set feeds both:
     vectors/<k>_<name>.in.bin  input of an in/inout array or of a scalar, vector k
     vectors/<k>_<name>.out.bin expected final contents of an out/inout array
     vectors/<k>_return.bin     expected scalar return value
+    vectors/<k>_fallback.out.bin  expected fallback register (kernels with a status):
+                               one byte, 0 or 1, or 255 when either is right
 
 raw elements, row-major, little-endian, no header, bool one byte. They live
 here, below both backends, because the fuzzer, the tests and the RTL backend
@@ -29,6 +31,10 @@ from partition.dtypes import DType
 from partition.errors import PartitionError
 from partition.names import printable
 from partition.profile.model import FunctionProfile, Sample, decode_value
+from partition.regmap import STATUS
+
+STATUS_EITHER = 255  # a vector's expected fallback register when 0 and 1 are both right
+CHECK_STEPS = 20_000  # statements the IR interpreter may run per vector when checking a plan
 
 
 @dataclass
@@ -46,15 +52,18 @@ class VectorSet:
     outputs: dict[str, np.ndarray] = field(default_factory=dict)
     ret: Any = None
     label: str = ""
+    # the kernel's fallback register for this call (kernels with `ir.Kernel.status`): 0, 1, or
+    # None when either is right (the call may leave what the kernel was built for; see `STATUS_EITHER`)
+    status: int | None = 0
 
     @classmethod
     def from_interpreter(cls, kernel: ir.Kernel, inputs: dict[str, Any], label: str) -> VectorSet:
         """A vector whose expected outputs come from the reference interpreter."""
-        from partition.interp import run_kernel
+        from partition.interp import execute
 
-        arrays, ret = run_kernel(kernel, inputs)
-        outputs = {p.name: arrays[p.name] for p in kernel.arrays if p.direction in ("out", "inout")}
-        return cls(dict(inputs), outputs, ret, label)
+        run = execute(kernel, inputs)
+        outputs = {p.name: run.arrays[p.name] for p in kernel.arrays if p.direction in ("out", "inout")}
+        return cls(dict(inputs), outputs, run.ret, label, run.status)
 
 
 def _as_array(value: Any, shape: tuple[int, ...], dt: DType, what: str) -> np.ndarray:
@@ -125,6 +134,9 @@ def bin_files(kernel: ir.Kernel, ret_dt: DType | None, vectors: list[VectorSet])
                     raise PartitionError(f"{what}: no expected output for array {p.name}")
                 data = _as_array(vs.outputs[p.name], p.shape, p.dtype, f"{what} output {p.name}")
                 files[f"vectors/{k}_{p.name}.out.bin"] = _raw(data, p.dtype)
+        if kernel.status is not None:
+            status = STATUS_EITHER if vs.status is None else vs.status
+            files[f"vectors/{k}_{STATUS}.out.bin"] = bytes([status])
         if ret_dt is not None:
             if vs.ret is None:
                 raise PartitionError(f"{what}: no expected return value")
@@ -219,8 +231,42 @@ def kernel_vectors(kernel: ir.Kernel, fp: FunctionProfile) -> list[VectorSet]:
             profiled += 1
         vs = vector_set(kernel, s, label)
         if vs is not None:
+            if s.edge and kernel.status is not None:
+                vs.status = None  # synthetic extremes may leave what the kernel was built for
             out.append(vs)
     return out
+
+
+def interpreter_check(
+    kernel: ir.Kernel, vectors: list[VectorSet], max_steps: int = CHECK_STEPS
+) -> str | None:
+    """Runs the IR interpreter on every vector it can finish within `max_steps` statements:
+    it fixes each such vector's expected fallback status (kernels with a status), and returns
+    the first disagreement with Python on an exact (integer or bool) output, or None.
+
+    The backends implement the IR's semantics, so an IR that disagrees with Python is a
+    translation bug the kernel must not carry; floats are left to the C simulation, which
+    compares them within its tolerance."""
+    from partition.interp import StepLimit, execute
+
+    for k, vs in enumerate(vectors):
+        try:
+            run = execute(kernel, vs.inputs, max_steps=max_steps)
+        except StepLimit:
+            continue
+        if kernel.status is not None:
+            vs.status = run.status
+        if run.status:
+            continue
+        what = f"vector {k} ({printable(vs.label)})"
+        for name, want in vs.outputs.items():
+            got = run.arrays[name]
+            if want.dtype.kind in "biu" and not np.array_equal(got, want):
+                i = int(np.flatnonzero(got.reshape(-1) != want.reshape(-1))[0])
+                return f"{what}: {name} differs at flat index {i}: {got.reshape(-1)[i]!r}, Python {want.reshape(-1)[i]!r}"
+        if vs.ret is not None and kernel.ret is not None and not kernel.ret.is_float and run.ret != vs.ret:
+            return f"{what}: returns {run.ret!r}, Python {vs.ret!r}"
+    return None
 
 
 def _equal(a: Any, b: Any) -> bool:

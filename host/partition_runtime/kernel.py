@@ -179,6 +179,12 @@ def _materialised(values: tuple) -> tuple:
     return tuple(v.materialise() if isinstance(v, StreamedResult) else v for v in values)
 
 
+FALLBACK_REASON = (
+    "the kernel handed the call back (a Python int needed more than 64 bits, or a loop ran past the "
+    "bound the kernel was built with)"
+)
+
+
 class AcceleratedKernel:
     """One task: guards, marshalling, the call itself, statistics."""
 
@@ -233,6 +239,10 @@ class AcceleratedKernel:
             offsets = [reg.offset + 4 * i for i in range(reg.words)]
             self._scalars.append((p.position, offsets, marshal.encoder(p.dtype)))
         self._stream_positions = [p.position for p in k.params if p.stream and p.origin == "arg"]
+        # the output scalar a kernel raises when a call leaves what it was built for (a Python int
+        # beyond 64 bits, a loop past its bound): the call then runs on the CPU
+        status = next((r for r in rm.registers if r.kind == "status"), None)
+        self._status_offset = status.offset if status is not None else None
         self._ret_offsets: list[int] = []
         if k.ret_dtype is not None:
             reg = rm.by_name("ap_return")
@@ -363,8 +373,10 @@ class AcceleratedKernel:
         addresses = []
         try:
             for p, _off, pos, copy_in, _written in self._arrays:
-                # a producer runs later: it copies even a lent result, which the app may change meanwhile
-                b = rt.lent_buffer(args[pos], p.shape, p.np) if pos >= 0 and not producer else None
+                # a producer runs later: it copies even a lent result, which the app may change meanwhile;
+                # a kernel that may hand the call back to the CPU must not write into the caller's array
+                lend = pos >= 0 and not producer and not (self._status_offset is not None and _written)
+                b = rt.lent_buffer(args[pos], p.shape, p.np) if lend else None
                 borrowed.append(b is not None)
                 if b is not None:  # a result of an earlier call: already in device memory
                     b.flush()
@@ -485,6 +497,13 @@ class AcceleratedKernel:
         t3 = time.perf_counter()
         args = handle._args
         rt = self.runtime
+        if self._status_offset is not None and self.port.read32(self._status_offset):
+            rt.pool.release([b for b, lent in zip(handle._bufs, handle._borrowed) if not lent])
+            handle._bufs, handle._borrowed, self._pending = [], [], None
+            st.polls += polls
+            st.wait_s += t3 - t2
+            self._fallback(handle, args, {}, "fallback", FALLBACK_REASON, t2)
+            return
         produced: dict[str, np.ndarray] = {}
         keep = list(handle._borrowed)  # buffers that stay out of the pool
         for k, ((p, _off, pos, _ci, written), b) in enumerate(zip(self._arrays, handle._bufs)):

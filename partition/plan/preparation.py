@@ -29,7 +29,7 @@ from partition.solve import (
     ChainCost,
     costs,
 )
-from partition.vectors import VectorSet, bin_files, kernel_vectors
+from partition.vectors import VectorSet, bin_files, interpreter_check, kernel_vectors
 
 
 def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
@@ -77,7 +77,7 @@ def translate_all(profile: Profile, app_dir: Path) -> tuple[dict[str, ir.Kernel]
         fp = profile.functions[name]
         try:
             r = translate(fp, app_dir, profile.functions)
-        except Exception as e:
+        except Exception as e:  # a bug in partition must not cost the user the whole plan
             r = Rejected(name, fp.file, fp.line, internal_failure("translating it", e))
         if isinstance(r, Rejected):
             rejected[name] = r
@@ -104,7 +104,10 @@ def checked_vectors(
 
     A kernel whose recorded calls do not fit its types (a value outside a
     parameter's or the return's range) would compute something else than Python
-    on them: it moves to `rejected` with the reason, and stays on the CPU."""
+    on them, and one whose IR the interpreter finds disagreeing with Python on a
+    call it can run quickly was mistranslated: either moves to `rejected` with the
+    reason, and stays on the CPU. The interpreter also fixes each vector's expected
+    fallback status where the kernel has one."""
     out: dict[str, list[VectorSet]] = {}
     for name in sorted(kernels):
         k = kernels[name]
@@ -112,13 +115,19 @@ def checked_vectors(
         try:
             vectors = kernel_vectors(k, fp)
             bin_files(k, k.ret, vectors)
+            wrong = interpreter_check(k, vectors)
         except PartitionError as e:
             reason = f"its recorded calls do not fit the kernel's types: {e.message}"
-        except Exception as e:
+        except Exception as e:  # a bug in partition must not cost the user the whole plan
             reason = internal_failure("checking its recorded calls", e)
         else:
-            out[name] = vectors
-            continue
+            if wrong is None:
+                out[name] = vectors
+                continue
+            reason = (
+                f"its translation disagrees with Python on a recorded call ({wrong}); this is a bug in "
+                "partition, please report it"
+            )
         rejected[name] = Rejected(name, fp.file, fp.line, reason)
         del kernels[name]
     return out
@@ -165,7 +174,7 @@ def prepare(
             )
         except PartitionError:
             raise  # a measurement in --calibrate DIR that does not fit: the user's to fix
-        except Exception as e:
+        except Exception as e:  # as above: that one kernel stays on the CPU
             fp = profile.functions[name]
             rejected[name] = Rejected(name, fp.file, fp.line, internal_failure("estimating its kernel", e))
     for name in set(kernels) - set(variants):

@@ -106,7 +106,7 @@ def _word_read_expr(reg: str, bits: int, word: int) -> str:
 def _control_context(regmap: RegisterMap, module: str) -> dict:
     aw = control_address_bits(regmap)
     args, words, lanes, labels = [], [], [], []
-    ret = None
+    ret = status = None
     wdata_bits = {0, 1, 7}  # CTRL ap_start / auto_restart, GIE, IER/ISR bit 1
     strb_lanes = {0}
     for r in regmap.registers:
@@ -129,7 +129,7 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
                     "read_expr": _word_read_expr(reg, r.bits, i),
                 }
             )
-            if r.kind == "return":
+            if r.kind in ("return", "status"):
                 continue
             # a register narrower than a byte (a bool: 1 bit, as Vitis declares it) keeps
             # only its low bits of byte lane 0
@@ -141,11 +141,20 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
                 wdata_bits.update(range(8 * lane, 8 * lane + width))
         where = ", ".join(f"0x{o:02X}" for o in offsets)
         label = f"{r.name}: {r.kind} ({r.dtype}), {r.bits} bits at {where}"
-        label += f"; 0x{r.offset + 4 * r.words:02X} reserved"
+        ctrl = r.offset + 4 * r.words
+        if r.kind == "status":
+            label += f"; 0x{ctrl:02X} bit 0 {r.name}_ap_vld (clear on read)"
+            const = f"W_{r.name}_ctrl"
+            words.append(
+                {"const": const, "index": ctrl // 4, "offset": ctrl, "read_expr": f"{{31'd0, {reg}_ap_vld}}"}
+            )
+            status = {"name": r.name, "reg": reg, "bits": r.bits, "ctrl": const}
+        else:
+            label += f"; 0x{ctrl:02X} reserved"
         labels.append({"offset": r.offset, "label": label})
         if r.kind == "return":
             ret = {"bits": r.bits}
-        else:
+        elif r.kind != "status":
             args.append({"name": r.name, "port": f"arg_{r.name}", "bits": r.bits})
     return {
         "module": module,
@@ -157,6 +166,7 @@ def _control_context(regmap: RegisterMap, module: str) -> dict:
         "words": words,
         "lanes": lanes,
         "ret": ret,
+        "status": status,
         "wdata_all_used": len(wdata_bits) == 32,
         "wdata_used_bits": max(wdata_bits) + 1,
         "wstrb_all_used": len(strb_lanes) == 4,

@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from partition.regmap import RegisterMap
+from partition.regmap import STATUS, RegisterMap
 from partition.rtl import shells
 from partition.rtl.design import Design
 from partition.rtl.fsm import State
 from partition.rtl.literals import lit
 from partition.rtl.phases import Phases
+from partition.rtl.support import RtlUnsupported
 from partition.templating import template_env
 
 
@@ -76,13 +77,20 @@ def emit(
         fsm.append({"name": s.name, "comment": s.comment, "trans": trans})
 
     gmem = any(not p.stream for p in k.arrays)
-    scalars = [{"name": r.name, "bits": r.bits} for r in d.rmap.registers if r.kind != "return"]
+    scalars = [{"name": r.name, "bits": r.bits} for r in d.rmap.registers if r.kind in ("pointer", "scalar")]
+    status = None
+    if k.status is not None:
+        # the status variable's register holds its final value when the core signals ap_done
+        status = {"port": STATUS, "reg": d.fsm.vreg(k.status)}
+        if status["reg"] not in d.regs.bits:
+            raise RtlUnsupported(f"kernel {k.name}: its status variable {k.status} is never assigned")
     ctx = {
         "name": k.name,
         "source": f"{k.source_file}:{k.source_line}" if k.source_file else "",
         "ctrl_aw": shells.control_address_bits(d.rmap),
         "args": scalars,
         "ret_bits": ret_bits,
+        "status": status,
         "state_bits": sbits,
         "done_state": ph.done.name,
         "states": fsm,

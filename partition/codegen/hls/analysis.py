@@ -122,6 +122,9 @@ def scan_usage(k: ir.Kernel, where: str) -> Usage:
                 visit(s.orelse, loops)
 
     visit(k.body, frozenset())
+    if k.status is not None:  # read after the body, into the fallback register
+        u.read.add(k.status)
+        u.escaped.add(k.status)
     params = {p.name for p in k.scalar_params}
     for v in sorted(u.read - params):
         if v not in k.scalars:

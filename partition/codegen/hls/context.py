@@ -23,6 +23,7 @@ from partition.codegen.hls.testbench import tolerance
 from partition.errors import PartitionError
 from partition.estimate.schedule import ram_geometry, stream_beats
 from partition.names import printable
+from partition.regmap import STATUS, STATUS_DTYPE
 
 
 class KernelView:
@@ -74,6 +75,8 @@ class KernelView:
         params = {p.name for p in kernel.scalar_params}
         read, escaped = self.usage.read, self.usage.escaped
         self.top_scalars = {v for v in read if v not in params and v in escaped} | stmts.declared
+        if kernel.status is not None and kernel.status not in kernel.scalars:
+            raise PartitionError(f"{self.where}: its status variable {kernel.status} is not declared")
 
     def context(self) -> dict[str, Any]:
         """The template context of the kernel's files (kernel.h, kernel.cpp, tb.cpp, run_hls.tcl)."""
@@ -159,9 +162,15 @@ class KernelView:
                 "nbytes": self.ret_dtype.nbytes,
                 **tolerance(self.ret_dtype),
             }
+        status = None
+        if k.status is not None:
+            status = {"name": STATUS, "var": k.status, "ctype": ctype(STATUS_DTYPE)}
+        decls = [p["decl"] for p in params] + ([f"{status['ctype']}* {STATUS}"] if status else [])
         return {
             "task": k.name,
             "guard": f"PARTITION_{k.name.upper()}_H",
+            "status": status,
+            "decls": decls,
             "source": self.source,
             "notes": [printable(n) for note in k.notes for n in str(note).splitlines()],
             "params": params,

@@ -35,7 +35,7 @@ def tolerance(dt: DType) -> dict[str, str]:
 def testbench_names(k: ir.Kernel) -> set[str]:
     """The identifiers the testbench declares next to the kernel's top function."""
     tb_names = {"tb_probe", "tb_passed", "tb_k", "tb_errors", "tb_got_return", "tb_want_return"}
-    tb_names |= {"tb_verdict", "tb_vectors", "tb_labels"}
+    tb_names |= {"tb_verdict", "tb_vectors", "tb_labels", "tb_want_fallback", "tb_got_fallback"}
     tb_names |= {f"{prefix}_{p.name}" for p in k.params for prefix in ("arg", "want", "strm")}
     return tb_names
 
