@@ -140,6 +140,8 @@ def test_float_powers():
     pows = [x for x in math_nodes(k) if x.fn == "pow"]
     assert sorted(float(x.args[1].value) for x in pows) == [-2.0, 1.5, 3.0]
     assert any(x.fn == "sqrt" for x in math_nodes(k))  # ** 0.5
+    # x ** 2 is x * x; Python's raises OverflowError beyond 1.3e154, which the kernel notes
+    assert any("** 2: the base may" in n and "the kernel gives inf" in n for n in k.notes)
 
 
 def test_int_sqrt_under_a_guard():
@@ -247,6 +249,10 @@ def test_numpy_integer_sign_square_floor(dt):
     x[:3] = [info.min, info.max, 0]
     k = accepted(M.np_int_sign, [(x,)])
     assert not math_nodes(k)
+
+
+def test_numpy_rounding_of_bools():
+    accepted(M.np_bool_rounding, [(np.array([True, False, True]),)])
 
 
 @pytest.mark.parametrize(("dt", "want"), [("int16", "float32"), ("int32", "float64"), ("uint8", None)])

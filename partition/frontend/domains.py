@@ -39,6 +39,7 @@ class Requirement:
     kind: str
     exponent: float | None = None  # pow: the constant exponent
     file: str = ""  # the source file of an inlined helper ("": the kernel's own)
+    note_only: bool = False  # outside the domain the kernel's value stands, with a note
 
 
 def _finite(x: Iv) -> bool:
@@ -138,7 +139,7 @@ _FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "n
 class RangeAnalysis:
     """Intervals of a kernel's values, and the `Requirement`s they break."""
 
-    def __init__(self, kernel: ir.Kernel, requirements: dict[ir.Math, list[Requirement]]):
+    def __init__(self, kernel: ir.Kernel, requirements: dict[ir.Expr, list[Requirement]]):
         self.k = kernel
         self.reqs = requirements
         self.failures: dict[Requirement, str] = {}
@@ -165,6 +166,10 @@ class RangeAnalysis:
             if n >= WIDEN_AFTER:
                 for name, now in self.arrays.items():
                     self.arrays[name] = iv.widen(before[name], now, self.k.array_dtype(name))
+        else:  # not settled: every element may hold anything, and one more pass under that
+            self.arrays = {name: iv.top(self.k.array_dtype(name)) for name in self.arrays}
+            start = _State({p.name: iv.top(p.dtype) for p in self.k.scalar_params})
+            self.block(self.k.body, start, None)
         return self.failures
 
     # ---------------------------------------------------------- statements
@@ -374,6 +379,8 @@ class RangeAnalysis:
         dt = e.dtype
         if dt.is_bool:
             return Iv(0, 1)
+        if e.op == "mul" and self.reqs:
+            self.check_requirements(e, [a, b], None)
         if not dt.is_float:
             if e.op == "mul" and e.lhs == e.rhs:
                 return iv.fit(iv.int_square(a), dt)
@@ -389,15 +396,18 @@ class RangeAnalysis:
             r = rule(a, b) if rule is not None else iv.fremainder(a, b)
         return iv.fit(r, dt)
 
+    def check_requirements(self, e: ir.Expr, args: list[Iv], exponent: float | None) -> None:
+        for req in self.reqs.get(e, ()):
+            ok, why = DOMAINS[req.kind]
+            if not ok(args, req.exponent if req.exponent is not None else exponent):
+                self.failures.setdefault(req, why)
+
     def call(self, e: ir.Math, st: _State) -> Iv:
         args = [self.eval(a, st) for a in e.args]
         exponent = None
         if e.fn == "pow" and isinstance(e.args[1], ir.Const):
             exponent = float(e.args[1].value)
-        for req in self.reqs.get(e, ()):
-            ok, why = DOMAINS[req.kind]
-            if not ok(args, req.exponent if req.exponent is not None else exponent):
-                self.failures.setdefault(req, why)
+        self.check_requirements(e, args, exponent)
         r = iv.math_fn(e.fn, args, exponent)
         if e.fn not in ir.EXACT_MATH:
             return iv.fit(r, e.dtype, iv.APPROX)
@@ -452,13 +462,20 @@ def _loads(e: ir.Expr, array: str) -> bool:
 
 
 def check(
-    kernel: ir.Kernel, requirements: dict[ir.Math, list[Requirement]]
-) -> tuple[Requirement, str] | None:
-    """The first `math` call (by line) that may raise in Python, and why; None when none can."""
+    kernel: ir.Kernel, requirements: dict[ir.Expr, list[Requirement]]
+) -> tuple[tuple[Requirement, str] | None, list[str]]:
+    """The first call (by line) that may raise in Python and why (None when none can), and
+    the notes of the note-only requirements that do not hold."""
     if not requirements:
-        return None
+        return None, []
     failures = RangeAnalysis(kernel, requirements).run()
-    if not failures:
-        return None
-    req = min(failures, key=lambda r: (r.line, r.call))
-    return req, failures[req]
+    hard = [r for r in failures if not r.note_only]
+    notes = [
+        f"line {r.line}: {r.call}: {failures[r]}; the kernel gives inf or NaN there"
+        for r in sorted(failures, key=lambda r: (r.line, r.call))
+        if r.note_only
+    ]
+    if not hard:
+        return None, notes
+    req = min(hard, key=lambda r: (r.line, r.call))
+    return (req, failures[req]), notes

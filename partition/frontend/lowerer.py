@@ -204,10 +204,11 @@ class Lowerer(
         else:
             raise Reject(self.fn.lineno, "variable types did not settle (too many type changes)")
         kernel = self.kernel(stmts)
-        failure = domains.check(kernel, self.r.requirements)
+        failure, notes = domains.check(kernel, self.r.requirements)
         if failure is not None:
             req, why = failure
             raise Reject(req.line, f"{req.call}: {why}", req.file or None)
+        kernel.notes += [n for n in notes if n not in kernel.notes]
         return kernel
 
     def function_body(self, fn: ast.FunctionDef) -> list[ast.stmt]:

@@ -126,9 +126,17 @@ class MathCalls:
             return self.const_te(MATH_CONSTANTS[name], self.where(node))
         return None
 
-    def require(self, e: ir.Math, line: int, call: str, kind: str, exponent: float | None = None) -> None:
+    def require(
+        self,
+        e: ir.Expr,
+        line: int,
+        call: str,
+        kind: str,
+        exponent: float | None = None,
+        note_only: bool = False,
+    ) -> None:
         file = self.src.rel if self.src.rel != self.top.src.rel else ""
-        self.r.requirements.setdefault(e, []).append(Requirement(line, call, kind, exponent, file))
+        self.r.requirements.setdefault(e, []).append(Requirement(line, call, kind, exponent, file, note_only))
 
     def approximate(self, fn: str, line: int, call: str) -> None:
         if fn not in ir.EXACT_MATH:
@@ -230,7 +238,10 @@ class MathCalls:
             raise Reject(line, f"{call} of a float with an exponent that is not a constant")
         x = cast(a.e, FLOAT64)
         if call == "**" and exponent in (0.0, 1.0, 2.0):
-            return TE(PyFloat(), _small_power(x, exponent, FLOAT64))
+            e = _small_power(x, exponent, FLOAT64)
+            if exponent == 2.0:  # x * x: within 1 ulp of libm's pow(x, 2), which raises on overflow
+                self.require(e, line, "** 2", "pow", 2.0, note_only=True)
+            return TE(PyFloat(), e)
         if exponent == 0.5:  # pow(x, 0.5): sqrt(x) within 1 ulp, +0.0 for -0.0
             e = ir.Math("sqrt", (x,), FLOAT64)
             self.require(e, line, f"{call} 0.5", "nonneg")
@@ -290,6 +301,8 @@ class MathCalls:
             if not x.e.dtype.is_float:
                 return TE(NP(BOOL), const(name == "isfinite", BOOL))
             return TE(NP(BOOL), _predicate(name, x.e))
+        if not rdt.is_float and name in ("floor", "ceil", "trunc", "round", "around", "rint"):
+            return TE(NP(rdt), cast(x.e, rdt))  # numpy returns an integer or bool as it is
         if rdt.is_bool:
             raise Reject(line, f"{what} of {describe(x.pt)}")
         xe = cast(x.e, rdt)
@@ -298,8 +311,6 @@ class MathCalls:
         if name == "sign":
             return TE(NP(rdt), _sign(xe, rdt))
         if not rdt.is_float:
-            if name in ("floor", "ceil", "trunc", "round", "around", "rint"):
-                return TE(NP(rdt), xe)  # numpy returns an integer as it is
             if name == "power":
                 return self._int_power(tes, rdt, line)
             raise Reject(line, f"{what} of {describe(x.pt)} (integer {name} is not supported)")

@@ -209,6 +209,11 @@ def np_int_sign(x):
     return np.sign(x) + np.square(x) + np.floor(x)
 
 
+def np_bool_rounding(b):
+    """np.floor/ceil/trunc of bool arrays are bool arrays; np.square of bool is int8."""
+    return np.floor(b) | np.ceil(b) | np.trunc(b), np.square(b)
+
+
 def np_int_to_float(x):
     """np.sqrt of int16 is float32, of int32 float64 (numpy's promotion)."""
     return np.sqrt(x)
