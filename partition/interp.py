@@ -170,6 +170,26 @@ def eval_un(op: str, a: Any, dt: DType) -> Any:
     raise ValueError(f"op {op} on {dt}")
 
 
+# numpy's name of a Math function where it differs from C's
+NUMPY_MATH = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2", "pow": "power"}
+
+
+def eval_math(fn: str, args: list[Any], dt: DType) -> Any:
+    """`fn` of `args` in `dt` with the IR's semantics (NaN and +-inf instead of errors).
+
+    float64: the libm function Python's `math` module calls (glibc, as the C simulation),
+    numpy's value where `math` would raise; float32: numpy's float32 loop, as np.* on
+    float32 computes it. The exact functions are the same either way."""
+    if dt.bits == 64 and fn not in ir.EXACT_MATH:
+        try:
+            return dt.np.type(getattr(math, fn)(*(float(a) for a in args)))
+        except (ValueError, OverflowError):
+            pass
+    ufunc = getattr(np, NUMPY_MATH.get(fn, fn))
+    with np.errstate(all="ignore"):
+        return dt.np.type(ufunc(*(dt.np.type(a) for a in args)))
+
+
 def eval_cmp(op: str, a: Any, b: Any) -> bool:
     if op == "lt":
         return bool(a < b)
@@ -283,6 +303,8 @@ class Interpreter:
             return cast_value(self.eval(e.operand), e.operand.dtype, e.dtype)
         if isinstance(e, ir.Select):
             return self.eval(e.then) if self.eval(e.cond) else self.eval(e.orelse)
+        if isinstance(e, ir.Math):
+            return eval_math(e.fn, [self.eval(a) for a in e.args], e.dtype)
         raise TypeError(e)
 
 

@@ -38,6 +38,23 @@ scheduler) implements exactly these:
   on the CPU instead, its outputs being meaningless. The body sets it with
   ordinary statements (`If(cond, [Assign(status, 1)])`), so every backend
   computes it exactly as the interpreter does.
+* `Math(fn, args)` is the C99 function `fn` of `MATH_FUNCS` on operands of the
+  node's dtype (float32 or float64; `pow`, `atan2`, `hypot`, `fmod` and
+  `copysign` take two), with IEEE 754's total semantics, as numpy computes it:
+  an invalid operation gives NaN and an overflow +-inf, never an error (Python's
+  `math` module raises there instead; the frontend emits a call of a `math`
+  function only where it proves the call does not raise, `partition.frontend.domains`).
+  `sqrt`, `floor`, `ceil`, `trunc`, `rint` (half to even), `fmod` and `copysign`
+  are exact: IEEE 754 and C99 define one result. Every other function gives the
+  exact value rounded to the dtype within a few units in the last place (ulp):
+  glibc's libm, which Python's `math` and the g++ C simulation use, states at
+  most 1-4 ulp per function; numpy's own loops (np.exp, np.sin ... on float32
+  and float64) are within a few ulp of it; Vitis HLS's hls_math is "typically
+  1-4 ULP" (UG1399, HLS Math Library Accuracy). Outputs are therefore compared
+  with the float tolerance (`FLOAT_TOLERANCE`: relative 1e-5 for float32, about
+  84 ulp; 1e-12 for float64, about 4500 ulp), not bit for bit; a comparison or an
+  int conversion of such a result can differ from Python's where the value
+  lies within those few ulp of the boundary (the kernel's notes say so).
 
 The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`).
 """
@@ -58,6 +75,16 @@ BIN_OPS = ("add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor", "s
 UN_OPS = ("neg", "invert", "not", "abs")
 CMP_OPS = ("lt", "le", "gt", "ge", "eq", "ne")
 LOGIC_OPS = ("land", "lor")
+# Math functions: name -> number of operands. EXACT_MATH have one IEEE 754 result.
+MATH_FUNCS = {
+    **dict.fromkeys(
+        ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos"),
+        1,
+    ),
+    **dict.fromkeys(("atan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "rint"), 1),
+    **dict.fromkeys(("atan2", "hypot", "pow", "fmod", "copysign"), 2),
+}
+EXACT_MATH = frozenset(("sqrt", "floor", "ceil", "trunc", "rint", "fmod", "copysign"))
 
 
 @dataclass(frozen=True)
@@ -128,7 +155,16 @@ class Select:
     dtype: DType
 
 
-Expr = Const | Var | Load | Bin | Un | Cmp | Logic | Cast | Select
+@dataclass(frozen=True)
+class Math:
+    """A call of the math function `fn` (see `MATH_FUNCS`) on float operands of `dtype`."""
+
+    fn: str
+    args: tuple[Expr, ...]
+    dtype: DType
+
+
+Expr = Const | Var | Load | Bin | Un | Cmp | Logic | Cast | Select | Math
 
 # ----------------------------------------------------------------- statements
 
@@ -371,6 +407,9 @@ def walk_expr(e: Expr) -> Iterator[Expr]:
         yield from walk_expr(e.cond)
         yield from walk_expr(e.then)
         yield from walk_expr(e.orelse)
+    elif isinstance(e, Math):
+        for a in e.args:
+            yield from walk_expr(a)
 
 
 # ----------------------------------------------------------------------- JSON
@@ -387,6 +426,7 @@ _NODES = {
         Logic,
         Cast,
         Select,
+        Math,
         Assign,
         Store,
         For,
@@ -417,7 +457,7 @@ def to_json(obj: Any) -> Any:
     return obj
 
 
-_TUPLE_FIELDS = {"index", "shape", "origin"}
+_TUPLE_FIELDS = {"index", "shape", "origin", "args"}
 _DTYPE_FIELDS = {"dtype", "ret"}
 
 

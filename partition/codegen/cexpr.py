@@ -15,7 +15,8 @@ the values), bitwise and/or/xor (the result of two in-range operands is in
 range), logical operators and selects. A C++ subexpression may therefore have
 a wider C++ type than its IR dtype (uint8 `a & b` is an int), but always the
 IR's value; every consumer (helper call, assignment, store, comparison) is
-value-based, so that is enough.
+value-based, so that is enough. Math functions are Vitis HLS's `hls::` ones
+(hls_math.h; hls/partition_math.h stands in for them on <cmath> in g++).
 """
 
 from __future__ import annotations
@@ -235,6 +236,11 @@ class ExprPrinter:
             then = self._wrapped(e.then, e.dtype)
             orelse = self._wrapped(e.orelse, e.dtype)
             return f"({self._truth(e.cond)} ? {then} : {orelse})", True
+        if isinstance(e, ir.Math):
+            if ir.MATH_FUNCS.get(e.fn) != len(e.args) or not e.dtype.is_float:
+                raise self._bad(e, f"{e.fn} of {len(e.args)} {e.dtype} operand(s)")
+            self._operand_types(e, *e.args)
+            return f"hls::{e.fn}({', '.join(self.expr(a) for a in e.args)})", False
         raise PartitionError(f"{self.where}: unknown expression {e!r} in the kernel IR")
 
     def _operand_types(self, e: ir.Expr, *operands: ir.Expr, same: DType | None = None) -> None:

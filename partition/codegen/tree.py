@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from partition import ir
 from partition.boards import Board
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
+from partition.codegen.hls.analysis import uses_math
 from partition.codegen.host import executables, generate_host
 from partition.codegen.vivado import VivadoKernel, generate_vivado
 from partition.graph import build_graph, graph_to_dot, graph_to_json
@@ -66,6 +67,8 @@ def build_tree(
     kernels = []
     if fpga:
         files[f"{INCLUDE}/partition_ops.h"] = (resource_dir("hls") / "partition_ops.h").read_bytes()
+    if any(uses_math(plan.kernels[name]) for name in fpga):
+        files[f"{INCLUDE}/partition_math.h"] = (resource_dir("hls") / "partition_math.h").read_bytes()
     for name in fpga:
         k = plan.kernels[name]
         checked = plan.prepared.vectors if plan.prepared is not None else {}

@@ -36,6 +36,7 @@ from partition.estimate.schedule import (
 
 FORMAT = "partition-estimate/1"
 _FLOAT_KINDS = {"fadd", "fsub", "fmul", "fdiv", "fcmp", "fneg", "fabs", "itof", "ftoi", "fext", "ftrunc"}
+_FLOAT_KINDS |= set(ir.MATH_FUNCS)
 
 
 @dataclass

@@ -193,6 +193,8 @@ def _subst(e: ir.Expr, var: str, repl: ir.Expr) -> ir.Expr:
             then=_subst(e.then, var, repl),
             orelse=_subst(e.orelse, var, repl),
         )
+    if isinstance(e, ir.Math):
+        return replace(e, args=tuple(_subst(a, var, repl) for a in e.args))
     raise TypeError(f"unknown expression {type(e).__name__}")
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, dtype
+from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import ARRAY_MAKERS, NUMPY_SCALAR_TYPES, SCALAR_ALIASES, SUPPORTED_TEXT
 from partition.frontend.types import (
@@ -62,6 +63,9 @@ class Calls:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise Reject(line, f"call to {text}() with *args")
         np_name = self.numpy_attr(f)
+        math_name = self.math_attr(f)
+        if math_name is not None:
+            return self.math_call(math_name, node)
         if isinstance(f, ast.Name) and np_name is None and not self.is_local_name(f.id):
             if f.id in ("min", "max"):
                 return self.minmax(f.id, node)
@@ -126,6 +130,8 @@ class Calls:
                     )
                     te = TE(NP(dt), cast(te.e, dt))
                 return te
+            if np_name in NP_MATH:
+                return self.numpy_math(np_name, node)
             if np_name in ARRAY_MAKERS:
                 raise Reject(line, f"np.{np_name}() outside a plain assignment")
             raise Reject(line, f"call to {text}() (not supported; {SUPPORTED_TEXT})")

@@ -177,6 +177,9 @@ class Expressions:
         np_name = self.numpy_attr(node)
         if np_name in ("pi", "e", "inf", "nan"):
             return self.const_te(float(getattr(np, np_name)), line)
+        constant = self.math_constant(node)
+        if constant is not None:
+            return constant
         raise Reject(line, f"attribute {self.callee_text(node)}")
 
     def binop(self, op: str, a: TE, b: TE, node: ast.AST) -> TE:
@@ -235,22 +238,22 @@ class Expressions:
         return TE(kind, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
 
     def power(self, a: TE, b: TE, line: int) -> TE:
+        kind = result_kind("pow", a.pt, b.pt)
+        if kind is not None and ir_dtype(kind).is_float:
+            return self.float_power(a, b, kind, line)
         r = range_of(b.pt)
         if r is None or r[0] != r[1] or (isinstance(b.pt, NP) and not b.pt.dtype.is_int):
             raise Reject(line, "** with an exponent that is not a constant integer")
         k = r[0]
-        kind = result_kind("pow", a.pt, b.pt)
         if kind is None or k < 0:
             raise Reject(line, f"{describe(a.pt)} ** {k}")
-        if ir_dtype(kind).is_float and k > 2:
-            raise Reject(line, f"float ** {k} (only squares are exact without pow())")
         if k > 16:
             raise Reject(line, f"** {k} (exponent too large)")
         if isinstance(kind, PyInt):
             iv = iv_bin("pow", range_of(a.pt), (k, k))
             pt: PyType = PyInt(*iv).clamp() if iv else PyInt(INT64.min, INT64.max)
         else:
-            pt = kind
+            pt = kind  # a numpy integer or bool (floats: `float_power`)
         dt = ir_dtype(pt)
         if k == 0:
             return TE(pt, const(1, dt))

@@ -24,6 +24,7 @@ from typing import Any
 
 from partition import ir
 from partition.dtypes import DType
+from partition.frontend import domains
 from partition.frontend.arrays import ArrayLowering
 from partition.frontend.calls import Calls
 from partition.frontend.expressions import Expressions
@@ -33,6 +34,7 @@ from partition.frontend.inputs import Inputs
 from partition.frontend.kernel import KernelAssembly
 from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
+from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
 from partition.frontend.source import FunctionSource
@@ -46,7 +48,17 @@ MAX_ROUNDS = 24
 
 
 class Lowerer(
-    Inputs, Variables, Statements, Loops, Makers, Indexing, Expressions, Calls, Inlining, KernelAssembly
+    Inputs,
+    Variables,
+    Statements,
+    Loops,
+    Makers,
+    Indexing,
+    Expressions,
+    Calls,
+    MathCalls,
+    Inlining,
+    KernelAssembly,
 ):
     """Lowers one profiled function to a `Kernel` in rounds (see the module docstring).
 
@@ -191,7 +203,13 @@ class Lowerer(
                 break
         else:
             raise Reject(self.fn.lineno, "variable types did not settle (too many type changes)")
-        return self.kernel(stmts)
+        kernel = self.kernel(stmts)
+        failure, notes = domains.check(kernel, self.r.requirements)
+        if failure is not None:
+            req, why = failure
+            raise Reject(req.line, f"{req.call}: {why}", req.file or None)
+        kernel.notes += [n for n in notes if n not in kernel.notes]
+        return kernel
 
     def function_body(self, fn: ast.FunctionDef) -> list[ast.stmt]:
         """The statements to lower: docstring dropped, early returns folded into one final return."""

@@ -94,6 +94,8 @@ class RoundState:
     inline_counter: int = 0
     dead_loop_vars: set[str] = field(default_factory=set)
     lines: dict[str, int] = field(default_factory=dict)
+    # math calls Python would raise on outside a domain (partition.frontend.domains)
+    requirements: dict[ir.Expr, list[Any]] = field(default_factory=dict)
 
 
 @dataclass

@@ -41,7 +41,8 @@ METHOD_REDUCTIONS = ("sum", "mean", "max", "min", "argmax", "argmin")
 SUPPORTED_TEXT = (
     "the numpy subset: scalar types, + - * / // % ** & | ^ << >> ~ and comparisons on arrays, slices, @, "
     "np.where, np.clip, np.minimum, np.maximum, np.abs, np.negative, np.dot, np.copy, "
-    "np.sum/mean/max/min/argmax/argmin, .astype, .copy, .T, np.zeros/ones/full/empty(_like)"
+    "np.sum/mean/max/min/argmax/argmin, .astype, .copy, .T, np.zeros/ones/full/empty(_like), "
+    "np.sqrt/exp/log/sin/cos/tanh/hypot/floor/rint/power and numpy's other math ufuncs"
 )
 
 BINOPS = {

@@ -44,6 +44,8 @@ class KernelBuilder:
         self.work = 0  # rough count of loop iterations, to keep kernels small
         self.cond_depth = 0  # inside if/elif/else: a helper called there might never run
         self.early_return = False
+        self.uses_math = False  # the source needs `import math`
+        self.math_outputs: list[str] = []  # arrays of numpy's approximate math: returned, never read
 
     # ------------------------------------------------------------ plumbing
 

@@ -296,7 +296,10 @@ class ExprGen(KernelBuilder):
             return None if want == "int" and e.is_float else e
         r = d.weighted([("arith", 8), ("div", 3), ("bits", 3), ("shift", 3), ("un", 2), ("minmax", 2),
                         ("ternary", 2), ("cast", 3), ("pow", 1), ("cmp", 1),
-                        ("helper", 1 if len(self.helper_names) < 2 and not self.cond_depth else 0)])  # fmt: skip
+                        ("helper", 1 if len(self.helper_names) < 2 and not self.cond_depth else 0),
+                        ("math", 2 if self.floats else 0)])  # fmt: skip
+        if r == "math":
+            return self.math_call(depth, want)
         if r == "cmp":
             a, b = self.expr(depth + 1, want), self.operand(depth + 1, want)
             return self.cmp(d.choice(CMP_OPS), a, b)
@@ -347,6 +350,38 @@ class ExprGen(KernelBuilder):
             r2 = quiet(lambda: a.s**e)
             return None if r2 is None else Ex(f"({a.text} ** {e})", (r2,))
         return self.helper_call(depth + 1, want)
+
+    # math calls whose value is the same in Python, the interpreter and C simulation: Python's
+    # math (libm, as the C++'s <cmath>) and numpy's exact functions; arguments kept where
+    # Python's call returns, in a form the frontend proves (abs, clamps)
+    _MATH_FLOAT = (
+        "math.sqrt(abs({x}))", "math.exp(-abs({x}))", "math.log(abs({x}) + 1.0)", "math.log1p(abs({x}))",
+        "math.atan({x})", "math.tanh({x})", "math.sin(max(-1e6, min(1e6, {x})))",
+        "math.cos(max(-1e6, min(1e6, {x})))", "math.fabs({x})", "math.atan2({x}, {y})",
+        "math.copysign({x}, {y})", "(min(abs({x}), 1e100) ** 3)", "math.radians({x})",
+        "float(np.sqrt({x}))", "float(np.floor({x}))", "float(np.rint({x}))", "float(np.fabs({x}))",
+    )  # fmt: skip
+    _MATH_INT = ("math.floor(max(-1e9, min(1e9, {x})))", "math.ceil(max(-1e9, min(1e9, {x})))",
+                 "math.trunc(max(-1e9, min(1e9, {x})))")  # fmt: skip
+
+    def math_call(self, depth: int, want: str) -> Ex | None:
+        """A math function of float(s) of generated expressions (a Python float, or int)."""
+        if want == "bool":
+            return None
+        forms = self._MATH_INT if want == "int" or self.d.chance(0.2) else self._MATH_FLOAT
+        form = self.d.choice(forms)
+        args = []
+        for _ in range(2 if "{y}" in form else 1):
+            a = self.expr(depth + 1, "")
+            if a.kind == "arr" or a.is_boolean:
+                return None
+            args.append(a.text if a.kind == "float" else f"float({a.text})")
+        self.uses_math = True
+        self.features.add("math")
+        text = form.format(x=args[0], y=args[-1])
+        if forms is self._MATH_INT:
+            return pyint(text, -(10**9), 10**9)
+        return pyfloat(text)
 
     def operand(self, depth: int, want: str) -> Ex:
         return self.leaf() if self.d.chance(0.5) else self.expr(depth, want)

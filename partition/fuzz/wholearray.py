@@ -55,7 +55,18 @@ class ArrayGen(ExprGen):
             e = self.array_operand(shape)
             return e if e is not None and e.kind == "arr" else None
         r = d.weighted(
-            [("bin", 6), ("where", 2), ("minmax", 2), ("abs", 1), ("clip", 1), ("astype", 1), ("neg", 1)]
+            [
+                *(
+                    ("bin", 6),
+                    ("where", 2),
+                    ("minmax", 2),
+                    ("abs", 1),
+                    ("clip", 1),
+                    ("astype", 1),
+                    ("neg", 1),
+                ),
+                ("math", 2 if self.floats else 0),
+            ]
         )
         a = self.array_expr(shape, depth + 1)
         if a is None:
@@ -89,6 +100,8 @@ class ArrayGen(ExprGen):
         if r == "abs":
             v = quiet(lambda: np.abs(a.s))
             return None if v is None else Ex(f"np.abs({a.text})", (v,))
+        if r == "math":
+            return self.exact_math(a)
         if r == "clip":
             if a.dt not in INT_DTS:
                 return None
@@ -104,6 +117,37 @@ class ArrayGen(ExprGen):
         v = quiet(lambda: -a.s)
         return None if v is None else Ex(f"(-{a.text})", (v,))
 
+    # numpy's math with one IEEE 754 result (bit-exact in Python and C++ alike)
+    _EXACT = ("np.sqrt({})", "np.floor({})", "np.ceil({})", "np.trunc({})", "np.rint({})", "np.round({})",
+              "np.fabs({})", "np.square({})", "np.sign({})", "({} ** 2)", "({} ** 0.5)", "np.deg2rad({})",
+              "np.isnan({})")  # fmt: skip
+    # numpy's own approximate loops: their results are only returned (compared within the tolerance)
+    _APPROX = ("np.exp({})", "np.tanh({})", "np.sin({})", "np.arctan({})", "np.log1p(np.abs({}))",
+               "np.hypot({0}, {0})", "np.exp(-np.abs({}))", "np.sqrt(np.abs({}) + 1.0)")  # fmt: skip
+
+    def exact_math(self, a: Ex) -> Ex | None:
+        form = self.d.choice(self._EXACT)
+        text = form.format(a.text)
+        v = quiet(lambda: eval(form.format("x"), {"np": np, "x": a.s}))
+        if v is None or not isinstance(v, np.ndarray) or v.dtype.name not in (*FLOAT_DTS, *INT_DTS, "bool"):
+            return None
+        self.features.add("numpy math")
+        return Ex(text, (v,))
+
+    def approx_math(self, shape: tuple[int, ...]) -> None:
+        """`tN = np.exp(...)` of a float array expression, returned by the kernel and not read again."""
+        e = self.array_expr(shape)
+        if e is None or e.dt not in FLOAT_DTS:
+            return
+        form = self.d.choice(self._APPROX)
+        v = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
+        if v is None or v.dtype != e.s.dtype:
+            return
+        name = self.fresh("tm")
+        self.emit(f"{name} = {form.format(e.text)}")
+        self.math_outputs.append(name)
+        self.features.add("numpy math")
+
     def stmt_numpy(self) -> None:
         """One whole-array statement: a new array, an in-place update or a reduction."""
         d = self.d
@@ -112,6 +156,9 @@ class ArrayGen(ExprGen):
             return
         base = d.choice(cands)
         shape = base.shape
+        if self.floats and not self.math_outputs and d.chance(0.2):
+            self.approx_math(shape)
+            return
         r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2)])
         if r == "new":
             for _ in range(4):

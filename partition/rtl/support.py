@@ -35,7 +35,8 @@ def check(kernel: ir.Kernel) -> None:
     for s in ir.walk_stmts(kernel.body):
         for e in ir.stmt_exprs(s):
             for x in ir.walk_expr(e):
-                dts.append((type(x).__name__.lower(), x.dtype))
+                what = f"math function {x.fn}" if isinstance(x, ir.Math) else type(x).__name__.lower()
+                dts.append((what, x.dtype))
                 if isinstance(x, ir.Cast):
                     dts.append(("cast operand", x.operand.dtype))
     for what, dt in dts:

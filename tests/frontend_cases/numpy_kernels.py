@@ -390,8 +390,8 @@ def reject_dynamic_slice(x):
     return s
 
 
-def reject_sqrt(x):
-    return np.sqrt(x)
+def reject_cbrt(x):
+    return np.cbrt(x)
 
 
 def reject_axis(m):

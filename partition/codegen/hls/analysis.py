@@ -39,6 +39,16 @@ def arrays_in(exprs: list[ir.Expr]) -> set[str]:
     return {x.array for e in exprs for x in ir.walk_expr(e) if isinstance(x, ir.Load)}
 
 
+def uses_math(k: ir.Kernel) -> bool:
+    """The kernel calls a math function (its C++ includes partition_math.h)."""
+    return any(
+        isinstance(x, ir.Math)
+        for s in ir.walk_stmts(k.body)
+        for e in ir.stmt_exprs(s)
+        for x in ir.walk_expr(e)
+    )
+
+
 def check_kernel(k: ir.Kernel, where: str) -> None:
     """Refuse a kernel IR the C++ printer cannot print as it is: bad names, shapes, kinds, returns."""
     check_identifier(k.name, "kernel name")

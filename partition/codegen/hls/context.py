@@ -16,7 +16,7 @@ from typing import Any
 
 from partition import ir
 from partition.codegen.cexpr import ArrayRef, ExprPrinter, check_identifier, ctype, literal
-from partition.codegen.hls.analysis import check_kernel, return_dtype, scan_usage
+from partition.codegen.hls.analysis import check_kernel, return_dtype, scan_usage, uses_math
 from partition.codegen.hls.loops import Names, StatementPrinter
 from partition.codegen.hls.pragmas import Pragmas
 from partition.codegen.hls.testbench import tolerance
@@ -173,6 +173,7 @@ class KernelView:
             "decls": decls,
             "source": self.source,
             "notes": [printable(n) for note in k.notes for n in str(note).splitlines()],
+            "uses_math": uses_math(k),
             "params": params,
             "arrays": [p for p in params if p["kind"] == "array"],
             "scalar_params": [p for p in params if p["kind"] == "scalar"],

@@ -19,7 +19,7 @@ from partition.estimate.tables import OpCost
 
 
 def bind(ctx: KernelContext, e: ir.Expr) -> tuple[str, int, OpCost]:
-    """(unit kind, result bits, cost) of a Select, Cast, Un, Logic, Cmp or Bin node."""
+    """(unit kind, result bits, cost) of a Select, Cast, Un, Logic, Cmp, Bin or Math node."""
     fam = ctx.family
     if isinstance(e, ir.Select):
         return "select", dtype_bits(e.dtype), tables.int_cost("select", dtype_bits(e.dtype), fam)
@@ -45,6 +45,8 @@ def bind(ctx: KernelContext, e: ir.Expr) -> tuple[str, int, OpCost]:
     if isinstance(e, ir.Bin):
         kind, cost = _bin(ctx, e)
         return kind, dtype_bits(e.dtype), cost
+    if isinstance(e, ir.Math):
+        return e.fn, e.dtype.bits, tables.math_cost(e.fn, e.dtype.bits, fam, ctx.clock)
     raise TypeError(f"unknown expression {type(e).__name__}")
 
 

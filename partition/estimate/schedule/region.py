@@ -195,6 +195,8 @@ class Region:
             operands = [self.expr(e.operand)]
         elif isinstance(e, (ir.Logic, ir.Cmp, ir.Bin)):
             operands = [self.expr(e.lhs), self.expr(e.rhs)]
+        elif isinstance(e, ir.Math):
+            operands = [self.expr(a) for a in e.args]
         else:
             raise TypeError(f"unknown expression {type(e).__name__}")
         kind, bits, cost = operators.bind(self.ctx, e)

@@ -49,7 +49,7 @@ from partition.estimate.tables.device import (
     mux_luts,
 )
 from partition.estimate.tables.entries import table_entries
-from partition.estimate.tables.floating import convert_cost, float_cost
+from partition.estimate.tables.floating import convert_cost, float_cost, math_cost
 from partition.estimate.tables.integer import (
     DSP_DIGIT,
     DSP_DIGIT_SOURCE,
@@ -110,6 +110,7 @@ __all__ = [
     "float_cost",
     "int_cost",
     "lut_level",
+    "math_cost",
     "mem_cost",
     "mul_cost",
     "mux_luts",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from partition import ir
 from partition.estimate.tables.device import CHAR_WIDTHS, FAMILIES, OpCost
-from partition.estimate.tables.floating import convert_cost, float_cost
+from partition.estimate.tables.floating import convert_cost, float_cost, math_cost
 from partition.estimate.tables.integer import INT_OPS, div_cost, int_cost, mul_cost
 from partition.estimate.tables.memory import mem_cost
 
@@ -23,6 +24,7 @@ def table_entries(clock_mhz: float = 100.0) -> list[OpCost]:
         for bits in (32, 64):
             for op in ("fadd", "fsub", "fmul", "fdiv", "fcmp", "fneg", "fabs"):
                 out.append(float_cost(op, bits, fam, clock_mhz))
+            out.extend(math_cost(fn, bits, fam, clock_mhz) for fn in ir.MATH_FUNCS)
             out.append(convert_cost("itof", 32, bits, fam, clock_mhz))
             out.append(convert_cost("ftoi", bits, 32, fam, clock_mhz))
         out.append(convert_cost("fext", 32, 64, fam, clock_mhz))

@@ -1,9 +1,13 @@
-"""Floating-point tables: the operator cores and conversions Vitis HLS binds (HLS path only).
+"""Floating-point tables: the operator cores, conversions and math functions Vitis HLS binds (HLS path only).
 
 Latencies and DSP counts are those Vitis HLS binds (ScaleHLS's Vivado HLS operator table,
 and core names of public Vitis HLS outputs), scaled to the clock (a core's stage delay is
 fixed); LUT/FF are Bambu's characterised floating-point units. The built-in RTL backend
-builds no floating point, so only the Vitis HLS estimate reads these.
+builds no floating point, so only the Vitis HLS estimate reads these. Math functions
+(`math_cost`): sqrt, exp and log are Vitis HLS cores (latency from core names of public
+Vitis HLS outputs, DSP from ScaleHLS where it has them); the others are hls_math C++,
+estimated as compositions of those cores and operators, or as a CORDIC (sin, cos, atan):
+no published figure exists for them, and each source string gives the derivation.
 """
 
 from __future__ import annotations
@@ -194,4 +198,159 @@ def convert_cost(kind: str, src_bits: int, dst_bits: int, family: str, clock_mhz
         kind, dst_bits, family, lut_ns, lat, 0.0, 1, lut, lat * dst_bits, 0,
         f"latency at 100 MHz: {lsrc}; {_FLOAT_CLOCK_RULE}; {rule}; FF: one {dst_bits}-bit register per "
         f"stage; input stage delay one LUT level ({lut_src})",
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------- math functions
+# Vitis HLS binds sqrt, exp and log of hls_math to Floating-Point Operator cores (fsqrt,
+# fexp, flog in its reports); every other function of hls_math is C++ it synthesises like
+# kernel code. Cores: (fn, bits) -> latency at 100 MHz on xc7, delay ns, DSP, LUT, FF, source.
+_CORE_SOURCE = "SynModuleInfo of a public Vitis HLS project (its clock not stated)"
+# fmt: off
+_MATH_CORES: dict[tuple[str, int], tuple[int, float, int, int, int, str]] = {
+    ("sqrt", 32): (
+        15, 6.07, 0, 959, 1094,
+        f"latency: Vitis HLS core fsqrt_32ns_32ns_32_16_no_dsp_1 'IMPL fabric LATENCY 15' ({_CORE_SOURCE} "
+        "Bert_layer); DSP 0 (no_dsp core); delay, LUT/FF estimate: the f32 divider's (PG060 builds the "
+        "square root as the same one-bit-per-stage digit recurrence over the significand, without DSP)",
+    ),
+    ("sqrt", 64): (
+        29, 6.07, 0, 3676, 4767,
+        f"latency: Vitis HLS core dsqrt_64ns_64ns_64_30_no_dsp_1 'IMPL fabric LATENCY 29' ({_CORE_SOURCE} "
+        "kp_502_7); DSP 0 (no_dsp core); delay, LUT/FF estimate: the f64 divider's (same recurrence)",
+    ),
+    ("exp", 32): (
+        8, 7.68, 7, 350, 420,
+        "latency/delay/DSP: ScaleHLS config.json (UIUC-ChenLab/scalehls), Vivado HLS operator table at "
+        "100MHz: fexp 8 cycles, fexp_delay 7.68 ns, dsp_usage fexp 7; "
+        "LUT/FF estimate from the exponential's datapath (PG060): float-to-fixed barrel shift 32 x 3 "
+        "LUT + two 32-bit adders 64 + 2**7 x 27-bit table as LUT ROM 54 + rounding and packing 40 + "
+        "exponent logic 20 + pipeline control ~75 = 350 LUT; FF ~ 52 bits x 8 stages = 420",
+    ),
+    ("exp", 64): (
+        17, 7.68, 28, 780, 930,
+        "latency: Vitis HLS core dexp_64ns_64ns_64_18_full_dsp_1 'IMPL fulldsp LATENCY 17' "
+        f"({_CORE_SOURCE} GBM, master_fix); delay: the f32 core's; DSP/LUT/FF estimate: the f32 "
+        "core's 7 DSP x 4 (a 53-bit product tiles into 4x the DSP48E1 of a 24-bit one, as the "
+        "f64/f32 multipliers' 12/3), LUT/FF x 53/24 (datapath width)",
+    ),
+    ("log", 32): (
+        12, 7.68, 7, 350, 420,
+        f"latency: Vitis HLS core flog_32ns_32ns_32_13_full_dsp_1 'IMPL fulldsp LATENCY 12' ({_CORE_SOURCE} "
+        "latency_encoding); delay/DSP/LUT/FF estimate: the f32 exponential's (PG060's logarithm "
+        "uses a table, a range-reduction product and a polynomial of the same widths)",
+    ),
+    ("log", 64): (
+        23, 7.68, 28, 780, 930,
+        "latency estimate: the f32 core's 12 x 17/9 (the dexp/fexp latency ratio of the Vitis HLS "
+        "cores above), rounded up; delay/DSP/LUT/FF: the f64 exponential's (same reasoning as f32)",
+    ),
+}
+# fmt: on
+# hls_math functions Vitis HLS synthesises from C++: the cores and operators each one is
+# estimated to use, in the order of its critical path (a value's latency is their sum)
+_MATH_PARTS: dict[str, tuple[str, ...]] = {
+    "expm1": ("exp", "fadd"),
+    "log1p": ("fadd", "log"),
+    "log2": ("log", "fmul"),
+    "log10": ("log", "fmul"),
+    "sinh": ("exp", "fdiv", "fadd", "fmul"),
+    "cosh": ("exp", "fdiv", "fadd", "fmul"),
+    "tanh": ("fmul", "exp", "fadd", "fdiv", "fadd"),
+    "pow": ("log", "fmul", "exp"),
+    "hypot": ("fmul", "fadd", "sqrt"),
+    "fmod": ("fdiv", "trunc", "fmul", "fadd"),
+    "tan": ("cordic", "fdiv"),
+    "asin": ("fmul", "fadd", "sqrt", "cordic"),
+    "acos": ("fmul", "fadd", "sqrt", "cordic"),
+    "atan2": ("cordic", "fcmp"),
+}
+_CORDIC_RULE = (
+    "estimate, assuming a CORDIC (no published figure for hls_math's trigonometric functions): "
+    "n = significand bits + 2 fully pipelined iterations (26 for f32, 55 for f64), "
+    "each three (n + 2)-bit add/subtracts on the carry chain, one LUT and one FF per bit (UG474): "
+    "LUT = FF = 3n(n + 2); plus the range reduction (a multiply by 2/pi, the f-multiplier's DSP and "
+    "latency) and the float-to-fixed and fixed-to-float conversions (their latency)"
+)
+_ROUNDING_RULE = (
+    "estimate: the exponent decides which significand bits are fraction: an exponent compare (exponent "
+    "bits / 2 LUT), a mask decoder and the masking (one LUT per significand bit), the increment of "
+    "floor/ceil/rint on the carry chain (one LUT per significand bit), registered once (UG474)"
+)
+
+
+def math_cost(fn: str, bits: int, family: str, clock_mhz: float) -> OpCost:
+    """A Math function (`partition.ir.MATH_FUNCS`) on `bits`-bit floats (Vitis HLS path only)."""
+    check_family(family)
+    if fn == "copysign":
+        return combinational(
+            fn, bits, family, 0.0, 0, "the sign bit of the second operand: wiring only (IEEE 754 layout)"
+        )
+    if fn in ("floor", "ceil", "trunc", "rint"):
+        mant, exp = (24, 8) if bits == 32 else (53, 11)
+        lut_ns, lut_src = lut_level(family)
+        lut = exp // 2 + 2 * mant + (0 if fn == "trunc" else mant)
+        return OpCost(
+            fn,
+            bits,
+            family,
+            2 * lut_ns,
+            1,
+            0.0,
+            1,
+            lut,
+            bits,
+            0,
+            f"{_ROUNDING_RULE}; delay two LUT levels ({lut_src})",
+        )
+    if fn in ("sin", "cos", "atan") or fn == "cordic":
+        return _cordic(fn, bits, family, clock_mhz)
+    if (fn, bits) in _MATH_CORES:
+        lat100, ns, dsp, lut, ff, src = _MATH_CORES[(fn, bits)]
+        if family == "xczu":
+            ratio = _XCZU_CORES[("fdiv", 32)][0] / _FLOAT_XC7[("fdiv", 32)][0]
+            lat100 = max(1, math.ceil(lat100 * ratio))
+            src += f"; xczu: latency derived: x {ratio:.3f} (the ZU+/xc7 ratio of the f32 divider cores)"
+        lat = _scale_latency(lat100, clock_mhz)
+        return OpCost(
+            fn,
+            bits,
+            family,
+            ns,
+            lat,
+            0.0,
+            1,
+            lut,
+            ff,
+            dsp,
+            f"{src}; at {clock_mhz:g} MHz: {_FLOAT_CLOCK_RULE}",
+        )
+    if fn not in _MATH_PARTS:
+        raise ValueError(f"no cost entry for the math function {fn}")
+    parts = [_part(p, bits, family, clock_mhz) for p in _MATH_PARTS[fn]]
+    return OpCost(
+        fn, bits, family, parts[0].delay_ns, sum(p.latency for p in parts), 0.0, 1,
+        sum(p.lut for p in parts), sum(p.ff for p in parts), sum(p.dsp for p in parts),
+        f"estimate: hls_math's {fn} as {' -> '.join(_MATH_PARTS[fn])} in sequence (no published figure): "
+        "latency the sum, resources the sum of: " + " | ".join(f"{p.op}: {p.source}" for p in parts),
+    )  # fmt: skip
+
+
+def _part(name: str, bits: int, family: str, clock_mhz: float) -> OpCost:
+    if name in ("fadd", "fmul", "fdiv", "fcmp"):
+        return float_cost(name, bits, family, clock_mhz)
+    return math_cost(name, bits, family, clock_mhz)
+
+
+def _cordic(fn: str, bits: int, family: str, clock_mhz: float) -> OpCost:
+    n = (24 if bits == 32 else 53) + 2
+    mul = float_cost("fmul", bits, family, clock_mhz)
+    to_fixed = convert_cost("ftoi", bits, bits, family, clock_mhz)
+    to_float = convert_cost("itof", bits, bits, family, clock_mhz)
+    lut = ff = 3 * n * (n + 2)
+    lat = n + mul.latency + to_fixed.latency + to_float.latency
+    return OpCost(
+        fn, bits, family, mul.delay_ns, lat, 0.0, 1, lut + mul.lut + to_fixed.lut + to_float.lut,
+        ff + mul.ff + to_fixed.ff + to_float.ff, mul.dsp,
+        f"{_CORDIC_RULE}: n = {n}, {lut} LUT and FF; multiply: {mul.source}; conversions: {to_fixed.source}",
     )  # fmt: skip

@@ -20,6 +20,7 @@ from partition import ir
 from partition.dtypes import BOOL, DTYPES, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Ix, Operand, bcast, describe_operand, numpy_sample
+from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import (
     ARRAY_MAKERS,
@@ -92,6 +93,12 @@ class Elementwise:
         what = f"{describe_operand(a)} {OP_TEXT[op]} {describe_operand(b)}"
         if op == "pow" and isinstance(b, AV):
             raise Reject(line, f"{text(node)}: ** with an array exponent")
+        if op == "pow":
+            rdt = self.probe(PY_OPS[op], [a, b], what, line)
+            if rdt.is_float:  # numpy's fast paths for 0.5, -1, 1 and 2; its pow loop otherwise
+                return self.elementwise(
+                    [a, b], lambda t: lw.array_power(t[0], t[1], rdt, line), PY_OPS[op], what, line
+                )
         return self.elementwise([a, b], lambda t: lw.binop(op, t[0], t[1], node), PY_OPS[op], what, line)
 
     def compare(self, op: str, a: Operand, b: Operand, node: ast.AST) -> AV:
@@ -265,6 +272,13 @@ class Elementwise:
         if name in ("dot", "matmul"):
             lw.nargs(node, 2, f"np.{name}")
             return self.matmul(self.operand(node.args[0]), self.operand(node.args[1]), node, f"np.{name}()")
+        if name in NP_MATH:
+            args = [self.operand(a) for a in lw.numpy_math_args(name, node)]
+            fn = getattr(np, name)
+            rdt = self.probe(fn, args, f"np.{name}()", line)
+            return self.elementwise(
+                args, lambda t: lw.np_math_element(name, t, rdt, line), fn, f"np.{name}()", line
+            )
         scalar_type = SCALAR_ALIASES.get(name, name)
         if name in NUMPY_SCALAR_TYPES and scalar_type in DTYPES and nargs == 1:
             return self.astype(self.av(node.args[0]), DTYPES[scalar_type], line)

@@ -24,6 +24,7 @@ from partition.frontend.arrays.values import (
     ix_const,
     map_index,
 )
+from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, ArrayInfo, Reject
 from partition.frontend.syntax import BINOPS, CMPS, ELEMENTWISE_FUNCS, NUMPY_SCALAR_TYPES, text
 from partition.frontend.types import NP, PyInt, range_of
@@ -91,7 +92,7 @@ class ArrayExpressions:
                 if np_name == "dot" and (ra is None or rb is None):
                     return _max_rank(ra, rb)
                 return _matmul_rank(ra, rb)
-            if np_name in ELEMENTWISE_FUNCS or np_name in NUMPY_SCALAR_TYPES:
+            if np_name in ELEMENTWISE_FUNCS or np_name in NUMPY_SCALAR_TYPES or np_name in NP_MATH:
                 return _max_rank(*(self.rank_of(a) for a in args))
             return None  # reductions, and functions the scalar path rejects by name
         if isinstance(f, ast.Attribute):
