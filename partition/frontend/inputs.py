@@ -51,8 +51,8 @@ class Inputs:
                     "a kernel is compiled for one shape",
                 )
             shape = tuple(int(d) for d in sig["shape"])
-            if len(shape) not in (1, 2):
-                raise Reject(line, f"argument {pname} is a {len(shape)}-D array (1-D and 2-D are supported)")
+            if not shape:
+                raise Reject(line, f"argument {pname} is a 0-D array")
             if 0 in shape:
                 raise Reject(line, f"argument {pname} is an empty array")
             try:
@@ -128,8 +128,10 @@ class Inputs:
                 )
             shape.append(int(cur["len"]))
             cur = cur["elem"]
-        if not 1 <= len(shape) <= 2 or 0 in shape:
-            raise Reject(line, f"argument {pname} is a list of shape {tuple(shape)} (1-D or 2-D, non-empty)")
+        if 0 in shape:
+            raise Reject(
+                line, f"argument {pname} is a list of shape {tuple(shape)} (lists must be non-empty)"
+            )
         t = cur.get("type")
         if t == "int":
             dt = narrowest_signed(int(cur["min"]), int(cur["max"]))
@@ -170,7 +172,7 @@ class Inputs:
             self.sc.arrays[name] = shared
             return shared
         if isinstance(v, np.ndarray):
-            if v.ndim not in (1, 2) or v.size == 0:
+            if v.ndim == 0 or v.size == 0:
                 raise Reject(line, f"global array {name} has shape {v.shape}")
             try:
                 dt = dtype(v.dtype)

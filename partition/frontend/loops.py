@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from partition import ir
 from partition.dtypes import BOOL
@@ -91,10 +93,38 @@ class Loops:
         vdt = ir_dtype(vt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
-        with self.nested(loop=True):
+        with self.nested(loop=True), self.loop_fact(s, stepv, (lo_s, hi_s), (lo_e, hi_e)):
             body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
+
+    @contextmanager
+    def loop_fact(
+        self, s: ast.For, step: int, start: tuple[int, int], stop: tuple[int, int]
+    ) -> Iterator[None]:
+        """Inside `for v in range(a, b, step)` v lies in [a, b) (or (b, a] going down), unless the
+        body assigns v: a fact for the slices and indices of the body (the variable's type also
+        holds the value one step past, which is what it has after the loop)."""
+        pyvar = s.target.id  # type: ignore[union-attr]
+        assigned = any(
+            isinstance(n, ast.Name) and n.id == pyvar and not isinstance(n.ctx, ast.Load)
+            for st in s.body
+            for n in ast.walk(st)
+        )
+        key = ast.dump(ast.Name(pyvar, ast.Load()))
+        prev = self.facts.get(key)
+        if not assigned:
+            lo, hi = (start[0], stop[1] - 1) if step > 0 else (stop[0] + 1, start[1])
+            if prev is not None:
+                lo, hi = max(lo, prev[0]), min(hi, prev[1])
+            self.facts[key] = (lo, hi)
+        try:
+            yield
+        finally:
+            if prev is None:
+                self.facts.pop(key, None)
+            else:
+                self.facts[key] = prev
 
     def while_loop(self, s: ast.While) -> ir.For:
         """`while c:` as a counted loop over its bound whose first statement leaves when c is false.

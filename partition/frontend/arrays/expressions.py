@@ -208,7 +208,13 @@ class ArrayExpressions:
         comps: list[Comp] = []
         for d, p in zip(shape, parts):
             if isinstance(p, ast.Slice):
-                start, stop, step = (self.slice_bound(x, line) for x in (p.lower, p.upper, p.step))
+                bounds = [self.slice_bound(x) for x in (p.lower, p.upper, p.step)]
+                if any(b is False for b in bounds):
+                    n, st, off = self.window(p, d, node, line)
+                    comps.append(Comp(len(new_shape), 0, st, off=off))
+                    new_shape.append(n)
+                    continue
+                start, stop, step = bounds
                 if step == 0:
                     raise Reject(line, f"{text(node)}: slice step is zero")
                 s, e, st = slice(start, stop, step).indices(d)
@@ -232,7 +238,8 @@ class ArrayExpressions:
             new_shape.append(d)
         return tuple(new_shape), tuple(comps)
 
-    def slice_bound(self, node: ast.expr | None, line: int) -> int | None:
+    def slice_bound(self, node: ast.expr | None) -> int | bool | None:
+        """A slice bound's constant value, None when absent, False when it is known only at run time."""
         if node is None:
             return None
         te = self.lw.expr(node)
@@ -240,10 +247,7 @@ class ArrayExpressions:
             return int(te.e.value)
         r = range_of(te.pt)
         if r is None or r[0] != r[1] or not isinstance(te.pt, PyInt):
-            raise Reject(
-                line,
-                f"slice bound {text(node)} is not a constant (slice bounds must be known when compiling)",
-            )
+            return False
         return r[0]
 
     def int_index(self, node: ast.expr, dim: int, line: int) -> Ix:

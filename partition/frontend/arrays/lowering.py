@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -17,9 +17,10 @@ from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.statements import ArrayStatements
 from partition.frontend.arrays.values import Region, View
+from partition.frontend.arrays.windows import Windows
 
 
-class ArrayLowering(ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements):
+class ArrayLowering(ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 
     def __init__(self, lw: ScalarLowering):

@@ -58,15 +58,28 @@ def affine(ix: Ix, start: int, step: int) -> Ix:
     return Ix(e, lo, hi)
 
 
+def ix_add(a: Ix, b: Ix) -> Ix:
+    """a + b, folded when either is a constant, in the narrowest type holding both and the sum."""
+    if a.lo == a.hi:
+        return affine(b, a.lo, 1)
+    if b.lo == b.hi:
+        return affine(a, b.lo, 1)
+    lo, hi = a.lo + b.lo, a.hi + b.hi
+    dt = narrowest_signed(min(lo, a.lo, b.lo), max(hi, a.hi, b.hi)) or INT64
+    return Ix(ir.Bin("add", cast(a.e, dt), cast(b.e, dt), dt), lo, hi)
+
+
 @dataclass(frozen=True)
 class Comp:
     """How one source dimension is indexed: by result dimension `dim` as
-    start + step * i, or (dim == -1) by the fixed index `fixed`."""
+    off + start + step * i (`off` a run-time offset, None for 0: a window
+    `x[y:y + 3]`), or (dim == -1) by the fixed index `fixed`."""
 
     dim: int = -1
     start: int = 0
     step: int = 1
     fixed: Ix | None = None
+    off: Ix | None = None
 
 
 def map_index(comps: tuple[Comp, ...], idx: tuple[Ix, ...]) -> tuple[Ix, ...]:
@@ -75,7 +88,8 @@ def map_index(comps: tuple[Comp, ...], idx: tuple[Ix, ...]) -> tuple[Ix, ...]:
         if c.fixed is not None:
             out.append(c.fixed)
         else:
-            out.append(affine(idx[c.dim], c.start, c.step))
+            ix = affine(idx[c.dim], c.start, c.step)
+            out.append(ix if c.off is None else ix_add(ix, c.off))
     return tuple(out)
 
 
@@ -88,9 +102,14 @@ def compose(outer: tuple[Comp, ...], inner: tuple[Comp, ...]) -> tuple[Comp, ...
             continue
         i = inner[c.dim]
         if i.fixed is not None:
-            out.append(Comp(fixed=affine(i.fixed, c.start, c.step)))
-        else:
-            out.append(Comp(i.dim, c.start + c.step * i.start, c.step * i.step))
+            ix = affine(i.fixed, c.start, c.step)
+            out.append(Comp(fixed=ix if c.off is None else ix_add(ix, c.off)))
+            continue
+        off = c.off
+        if i.off is not None:
+            scaled = affine(i.off, 0, c.step)
+            off = scaled if off is None else ix_add(off, scaled)
+        out.append(Comp(i.dim, c.start + c.step * i.start, c.step * i.step, off=off))
     return tuple(out)
 
 
