@@ -10,6 +10,8 @@ array a loop gives a new value in every iteration.
 
 from __future__ import annotations
 
+import dataclasses
+
 from partition import ir
 from partition.dtypes import DType
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -124,7 +126,7 @@ class Bindings:
             if c.fixed is not None and not isinstance(c.fixed.e, ir.Const):
                 c = Comp(fixed=self.snapshot(c.fixed, stmts, line))
             elif c.off is not None and not isinstance(c.off.e, ir.Const):
-                c = Comp(c.dim, c.start, c.step, off=self.snapshot(c.off, stmts, line))
+                c = dataclasses.replace(c, off=self.snapshot(c.off, stmts, line))
             comps.append(c)
         view = View(view.base, view.shape, tuple(comps))
         cur = self.current(pyname)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from partition import ir
+from partition.frontend.arrays.reordered import FLATTENERS
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import (
     AV,
@@ -50,6 +51,10 @@ class ArrayExpressions:
             if r is None:
                 return None
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if len(parts) == 1 and not isinstance(parts[0], ast.Slice):
+                ri = self.rank_of(parts[0])
+                if ri is not None:
+                    return ri + r - 1  # integer-array indexing: a gather (`gather` checks the rest)
             ints = 0
             for p in parts:
                 if isinstance(p, ast.Slice):
@@ -86,6 +91,11 @@ class ArrayExpressions:
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
         if np_name is not None:
+            made = self.created_rank(node)
+            if made is None:
+                made = self.reordered_rank(node)
+            if made is not None:
+                return made
             if np_name in ("dot", "matmul") and len(args) == 2:
                 ra, rb = self.rank_of(args[0]), self.rank_of(args[1])
                 if np_name == "dot" and (ra is None or rb is None):
@@ -96,6 +106,8 @@ class ArrayExpressions:
             return None  # reductions, and functions the scalar path rejects by name
         if isinstance(f, ast.Attribute):
             r = self.rank_of(f.value)
+            if r is not None and f.attr in FLATTENERS:
+                return 1
             return r if r is not None and f.attr in ("astype", "copy", "clip") else None
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])
@@ -135,6 +147,8 @@ class ArrayExpressions:
         if isinstance(node, ast.Subscript):
             base = self.av(node.value)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if len(parts) == 1 and not isinstance(parts[0], ast.Slice) and self.rank_of(parts[0]) is not None:
+                return self.gather(base, self.av(parts[0]), node)
             shape, comps = self.subscript(base.shape, parts, node)
             return self.reindex(base, shape, comps)
         if isinstance(node, ast.Attribute):
