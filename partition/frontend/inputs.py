@@ -155,9 +155,7 @@ class Inputs:
         if name in self.fp.globals_changed:
             raise Reject(line, f"global {name} changes while the app runs (a kernel needs it constant)")
         v = self.global_values[name]
-        if isinstance(v, np.ndarray) or (
-            isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float)) for x in v)
-        ):
+        if isinstance(v, np.ndarray) or (isinstance(v, (list, tuple)) and _nested(v) is not None):
             return self.rom(name, v, line)
         if isinstance(v, (int, float, bool, np.generic)):
             return self.const_te(v, line)
@@ -181,6 +179,7 @@ class Inputs:
             flat = [x.item() for x in v.reshape(-1)]
             info = ArrayInfo(name, self.irname(key), dt, tuple(v.shape), "rom", NP(dt), init=flat)
         else:
+            shape, v = _nested(v)  # type: ignore[misc]
             if all(isinstance(x, bool) for x in v):
                 dt, elem = BOOL, PyBool()
             elif all(isinstance(x, int) and not isinstance(x, bool) for x in v):
@@ -192,9 +191,24 @@ class Inputs:
             else:
                 dt, elem = FLOAT64, PyFloat()
             flat = [float(x) if dt.is_float else x for x in v]
-            info = ArrayInfo(name, self.irname(key), dt, (len(v),), "rom", elem, init=flat)
+            info = ArrayInfo(name, self.irname(key), dt, shape, "rom", elem, init=flat)
         self.roms[key] = info
         return self.add_array(name, info)
+
+
+def _nested(v: list | tuple) -> tuple[tuple[int, ...], list] | None:
+    """The shape and row-major items of a non-empty rectangular (nested) list or tuple of
+    numbers, None for anything else."""
+    if not v:
+        return None
+    if all(isinstance(x, (int, float)) for x in v):
+        return (len(v),), list(v)
+    if not all(isinstance(x, (list, tuple)) for x in v):
+        return None
+    rows = [_nested(x) for x in v]
+    if any(r is None for r in rows) or len({r[0] for r in rows}) != 1:  # type: ignore[index]
+        return None
+    return (len(v), *rows[0][0]), [x for r in rows for x in r[1]]  # type: ignore[index]
 
 
 def _same(a: Any, b: Any) -> bool:
