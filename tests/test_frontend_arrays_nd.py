@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_cases import arrays_nd as A
 import test_frontend_numpy as T
+from frontend_cases import arrays_nd as A
 from test_frontend_numpy import floats, ints
 
 from partition.boards import load_board

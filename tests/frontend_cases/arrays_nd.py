@@ -28,7 +28,7 @@ def rgb_invert_in_place(rgb):
 
 
 def conv_weights(x, w):
-    c_out, c_in, k = w.shape
+    c_out, _, k = w.shape
     out = np.zeros((c_out, x.shape[1] - k + 1), dtype=np.int32)
     for o in range(c_out):
         for t in range(x.shape[1] - k + 1):
