@@ -281,6 +281,11 @@ class Interpreter:
         else:  # pragma: no cover - exhaustive
             raise TypeError(s)
 
+    @staticmethod
+    def constant(e: ir.Expr) -> Any:
+        """The value of an expression of constants (no variables or loads)."""
+        return Interpreter(ir.Kernel("", [], {}, [], [])).eval(e)
+
     def eval(self, e: ir.Expr) -> Any:
         if isinstance(e, ir.Const):
             return cast_value(e.value, e.dtype, e.dtype)

@@ -156,14 +156,19 @@ def scalar_guard(name: str, pytype: str, dtype: str) -> Callable[[Any], str | No
 
 
 def _list_shape_and_items(v: list, depth: int) -> tuple[tuple[int, ...], list] | None:
+    """The shape and the row-major items of a list nested `depth` deep, or None when ragged."""
     if depth == 1:
         return (len(v),), v
     if not all(type(row) is list for row in v):
         return None
-    lens = {len(row) for row in v}
-    if len(lens) > 1:
+    rows = [_list_shape_and_items(row, depth - 1) for row in v]
+    if any(r is None for r in rows):
         return None
-    return (len(v), lens.pop() if lens else 0), [x for row in v for x in row]
+    shapes = {r[0] for r in rows}  # type: ignore[index]
+    if len(shapes) > 1:
+        return None
+    inner = shapes.pop() if shapes else (0,) * (depth - 1)
+    return (len(v), *inner), [x for r in rows for x in r[1]]  # type: ignore[index]
 
 
 def list_guard(p: Param) -> Callable[[Any], str | None]:
@@ -200,7 +205,7 @@ def copy_into(target: Any, values: np.ndarray) -> None:
         target[:] = values.tolist()
     else:
         for row, new in zip(target, values):
-            row[:] = new.tolist()
+            copy_into(row, new)
 
 
 def as_python(values: np.ndarray, pytype: str) -> Any:
@@ -208,7 +213,7 @@ def as_python(values: np.ndarray, pytype: str) -> Any:
     if pytype == "list":
         return values.tolist()
     if pytype == "list_np":
-        return [list(row) for row in values] if values.ndim == 2 else list(values)
+        return [as_python(row, pytype) for row in values] if values.ndim > 1 else list(values)
     return values
 
 

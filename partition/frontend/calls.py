@@ -9,6 +9,7 @@ lowering's. Any other call is rejected by name.
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from partition.frontend.types import (
     iv_bin,
     range_of,
 )
+from partition.interp import Interpreter
 
 
 class Calls:
@@ -144,6 +146,12 @@ class Calls:
     def to_int(self, a: TE, line: int) -> TE:
         if isinstance(a.pt, PyInt):
             return a
+        if a.e.dtype.is_float and not any(isinstance(x, (ir.Var, ir.Load)) for x in ir.walk_expr(a.e)):
+            # int() of a float known when compiling (`int(mask / 2)` of a specialised mask): Python's value
+            v = float(Interpreter.constant(a.e))
+            if not math.isfinite(v):
+                raise Reject(line, f"int() of {v} (Python raises)")
+            return self.const_te(int(v), line)
         r = range_of(a.pt)
         if r is not None:
             pt = PyInt(*r)

@@ -51,8 +51,8 @@ class Inputs:
                     "a kernel is compiled for one shape",
                 )
             shape = tuple(int(d) for d in sig["shape"])
-            if len(shape) not in (1, 2):
-                raise Reject(line, f"argument {pname} is a {len(shape)}-D array (1-D and 2-D are supported)")
+            if not shape:
+                raise Reject(line, f"argument {pname} is a 0-D array")
             if 0 in shape:
                 raise Reject(line, f"argument {pname} is an empty array")
             try:
@@ -128,8 +128,10 @@ class Inputs:
                 )
             shape.append(int(cur["len"]))
             cur = cur["elem"]
-        if not 1 <= len(shape) <= 2 or 0 in shape:
-            raise Reject(line, f"argument {pname} is a list of shape {tuple(shape)} (1-D or 2-D, non-empty)")
+        if 0 in shape:
+            raise Reject(
+                line, f"argument {pname} is a list of shape {tuple(shape)} (lists must be non-empty)"
+            )
         t = cur.get("type")
         if t == "int":
             dt = narrowest_signed(int(cur["min"]), int(cur["max"]))
@@ -153,9 +155,7 @@ class Inputs:
         if name in self.fp.globals_changed:
             raise Reject(line, f"global {name} changes while the app runs (a kernel needs it constant)")
         v = self.global_values[name]
-        if isinstance(v, np.ndarray) or (
-            isinstance(v, (list, tuple)) and v and all(isinstance(x, (int, float)) for x in v)
-        ):
+        if isinstance(v, np.ndarray) or (isinstance(v, (list, tuple)) and _nested(v) is not None):
             return self.rom(name, v, line)
         if isinstance(v, (int, float, bool, np.generic)):
             return self.const_te(v, line)
@@ -170,7 +170,7 @@ class Inputs:
             self.sc.arrays[name] = shared
             return shared
         if isinstance(v, np.ndarray):
-            if v.ndim not in (1, 2) or v.size == 0:
+            if v.ndim == 0 or v.size == 0:
                 raise Reject(line, f"global array {name} has shape {v.shape}")
             try:
                 dt = dtype(v.dtype)
@@ -179,6 +179,7 @@ class Inputs:
             flat = [x.item() for x in v.reshape(-1)]
             info = ArrayInfo(name, self.irname(key), dt, tuple(v.shape), "rom", NP(dt), init=flat)
         else:
+            shape, v = _nested(v)  # type: ignore[misc]
             if all(isinstance(x, bool) for x in v):
                 dt, elem = BOOL, PyBool()
             elif all(isinstance(x, int) and not isinstance(x, bool) for x in v):
@@ -190,9 +191,24 @@ class Inputs:
             else:
                 dt, elem = FLOAT64, PyFloat()
             flat = [float(x) if dt.is_float else x for x in v]
-            info = ArrayInfo(name, self.irname(key), dt, (len(v),), "rom", elem, init=flat)
+            info = ArrayInfo(name, self.irname(key), dt, shape, "rom", elem, init=flat)
         self.roms[key] = info
         return self.add_array(name, info)
+
+
+def _nested(v: list | tuple) -> tuple[tuple[int, ...], list] | None:
+    """The shape and row-major items of a non-empty rectangular (nested) list or tuple of
+    numbers, None for anything else."""
+    if not v:
+        return None
+    if all(isinstance(x, (int, float)) for x in v):
+        return (len(v),), list(v)
+    if not all(isinstance(x, (list, tuple)) for x in v):
+        return None
+    rows = [_nested(x) for x in v]
+    if any(r is None for r in rows) or len({r[0] for r in rows}) != 1:  # type: ignore[index]
+        return None
+    return (len(v), *rows[0][0]), [x for r in rows for x in r[1]]  # type: ignore[index]
 
 
 def _same(a: Any, b: Any) -> bool:

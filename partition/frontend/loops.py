@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from partition import ir
 from partition.dtypes import BOOL
@@ -22,12 +24,18 @@ class Loops:
 
     def indexed_for(self, s: ast.For) -> ast.For:
         """`for v in a:` over a 1-D array or list as `for i in range(len(a)): v = a[i]` (numpy and
-        lists both yield the element at each position as the loop reaches it)."""
+        lists both yield the element at each position as the loop reaches it); over a numpy array
+        of more dimensions v is each row (a view); over `a.flatten()`, `a.ravel()`, `np.ravel(a)`
+        or `a.reshape(-1)` v is each element in row-major order (see `flat_for`)."""
         it = s.iter
-        if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Name):
+        if s.orelse or not isinstance(s.target, ast.Name):
+            return s
+        if isinstance(it, ast.Call):
+            return self.flat_for(s)
+        if not isinstance(it, ast.Name):
             return s
         arr = self.array_of(it)
-        if arr is None or len(arr.shape) != 1:
+        if arr is None or (len(arr.shape) != 1 and arr.pytype != "ndarray"):
             return s
         idx = f"__{s.target.id}_at{s.lineno}"
         self.sc.local_names.add(idx)
@@ -44,6 +52,109 @@ class Loops:
             ast.copy_location(node, s)
         ast.copy_location(loop.target, s)
         return loop
+
+    def flat_for(self, s: ast.For) -> ast.For:
+        """`for v in a.flatten():` (and ravel, reshape(-1)) as loops over a's dimensions reading
+        `v = a[i0, i1, ...]`: numpy yields the elements in row-major order. flatten (and ravel of
+        a non-contiguous slice) iterates over a copy, so the body must not write a; a `break`
+        would leave only the innermost loop, so it is rejected."""
+        it = s.iter
+        assert isinstance(it, ast.Call)
+        f = it.func
+        line = s.lineno
+        np_name = self.numpy_attr(f)
+        if np_name == "ravel" and len(it.args) == 1 and not it.keywords:
+            how, src = "ravel", it.args[0]
+        elif isinstance(f, ast.Attribute) and f.attr in ("flatten", "ravel", "reshape"):
+            how, src = f.attr, f.value
+            if how == "reshape" and not (
+                len(it.args) == 1 and isinstance(it.args[0], ast.UnaryOp) and not it.keywords
+            ):
+                return s
+            if how != "reshape" and (it.args or it.keywords):
+                return s
+        else:
+            return s
+        if not isinstance(src, ast.Name):
+            return s
+        b = self.arr.binding(src.id)
+        if b is None or (not self.arr.is_view(b) and b.pytype != "ndarray"):
+            return s
+        if how == "reshape" and not (
+            isinstance(it.args[0].operand, ast.Constant) and it.args[0].operand.value == 1
+        ):
+            return s
+        if _breaks(s.body):
+            raise Reject(line, f"break (or return) inside a loop over {ast.unparse(it)}")
+        view = b if self.arr.is_view(b) else None
+        copy = how == "flatten" or (view is not None and self.arr.flat_view(view) is None)
+        if copy and self.may_write(s.body, b):
+            raise Reject(
+                line,
+                f"the loop over {ast.unparse(it)} may write {src.id} (numpy iterates over a copy; "
+                "write the loop over the indices)",
+            )
+        load = ast.Load()
+        names = []
+        for k in range(len(b.shape)):
+            names.append(f"__{s.target.id}_at{s.lineno}_{k}")
+            self.sc.local_names.add(names[-1])
+        index = [ast.Name(n, load) for n in names]
+        elem = ast.Assign(
+            [ast.Name(s.target.id, ast.Store())],
+            ast.Subscript(
+                ast.Name(src.id, load), ast.Tuple(index, load) if len(index) > 1 else index[0], load
+            ),
+        )
+        body: list[ast.stmt] = [elem, *s.body]
+        for n, d in reversed(list(zip(names, b.shape))):
+            rng = ast.Call(ast.Name("range", load), [ast.Constant(int(d))], [])
+            body = [ast.For(ast.Name(n, ast.Store()), rng, body, [])]
+        loop = body[0]
+        for node in ast.walk(loop):
+            if "lineno" in node._attributes and getattr(node, "lineno", None) is None:
+                ast.copy_location(node, s)
+        return loop  # type: ignore[return-value]
+
+    def may_write(self, body: list[ast.stmt], b: object) -> bool:
+        """True when the statements may write the array `b` names (through any name or a helper)."""
+        base = b.base if self.arr.is_view(b) else b  # type: ignore[attr-defined]
+
+        def names_base(root: ast.expr) -> bool:
+            if not isinstance(root, ast.Name):
+                return True
+            other = self.arr.binding(root.id)
+            if other is None:
+                return True  # a name bound later, possibly to a view of it
+            return (other.base if self.arr.is_view(other) else other) is base
+
+        for st in body:
+            for n in ast.walk(st):
+                if isinstance(n, ast.Call) and self.resolve_helper(n.func) is not None:
+                    return True
+                if (
+                    isinstance(n, ast.AugAssign)
+                    and isinstance(n.target, ast.Name)
+                    and self.arr.binding(n.target.id) is not None
+                    and names_base(n.target)
+                ):
+                    return True
+                targets = (
+                    n.targets
+                    if isinstance(n, ast.Assign)
+                    else [n.target]
+                    if isinstance(n, ast.AugAssign)
+                    else []
+                )
+                for t in targets:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Subscript):
+                            root = x
+                            while isinstance(root, ast.Subscript):
+                                root = root.value
+                            if names_base(root):
+                                return True
+        return False
 
     def for_loop(self, s: ast.For) -> ir.For:
         line = s.lineno
@@ -91,10 +202,38 @@ class Loops:
         vdt = ir_dtype(vt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
-        with self.nested(loop=True):
+        with self.nested(loop=True), self.loop_fact(s, stepv, (lo_s, hi_s), (lo_e, hi_e)):
             body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
+
+    @contextmanager
+    def loop_fact(
+        self, s: ast.For, step: int, start: tuple[int, int], stop: tuple[int, int]
+    ) -> Iterator[None]:
+        """Inside `for v in range(a, b, step)` v lies in [a, b) (or (b, a] going down), unless the
+        body assigns v: a fact for the slices and indices of the body (the variable's type also
+        holds the value one step past, which is what it has after the loop)."""
+        pyvar = s.target.id  # type: ignore[union-attr]
+        assigned = any(
+            isinstance(n, ast.Name) and n.id == pyvar and not isinstance(n.ctx, ast.Load)
+            for st in s.body
+            for n in ast.walk(st)
+        )
+        key = ast.dump(ast.Name(pyvar, ast.Load()))
+        prev = self.facts.get(key)
+        if not assigned:
+            lo, hi = (start[0], stop[1] - 1) if step > 0 else (stop[0] + 1, start[1])
+            if prev is not None:
+                lo, hi = max(lo, prev[0]), min(hi, prev[1])
+            self.facts[key] = (lo, hi)
+        try:
+            yield
+        finally:
+            if prev is None:
+                self.facts.pop(key, None)
+            else:
+                self.facts[key] = prev
 
     def while_loop(self, s: ast.While) -> ir.For:
         """`while c:` as a counted loop over its bound whose first statement leaves when c is false.
@@ -225,3 +364,16 @@ def _continues(s: ast.stmt) -> bool:
     return any(
         _continues(b) for f in ("body", "orelse", "finalbody", "handlers") for b in getattr(s, f, []) or []
     )
+
+
+def _breaks(body: list[ast.stmt]) -> bool:
+    """True when a `break` in `body` leaves the loop whose body it is (not a nested one)."""
+    for st in body:
+        if isinstance(st, ast.Break):
+            return True
+        if isinstance(st, (ast.For, ast.While)):
+            continue
+        for child in ast.iter_child_nodes(st):
+            if isinstance(child, ast.stmt) and _breaks([child]):
+                return True
+    return False

@@ -2,7 +2,9 @@
 
 A name assigned a new numpy array gets an on-chip array filled by loops; a
 fixed-size local list is an on-chip array whose element type is the join of
-what it holds. Shapes must be constants; dtypes are numpy's names for them.
+what it holds. Shapes must be constants (sizes, array shapes and slices of
+them, and expressions of those and specialised arguments: `np.zeros((h + 2, w
++ 2))`, `np.zeros(img.shape[:2])`); dtypes are numpy's names for them.
 """
 
 from __future__ import annotations
@@ -25,10 +27,24 @@ class Makers:
     def make_array(self, pyname: str, call: ast.Call, line: int) -> list[ir.Stmt]:
         kind = self.numpy_attr(call.func)
         assert kind is not None
+        shape, dt, fill_te = self.maker_parts(kind, call, line)
+        info = self.arr.bind_storage(pyname, dt, tuple(shape), line)
+        if kind.startswith("empty"):
+            return []
+        if kind.startswith("zeros"):
+            fill: ir.Expr = const(0, dt)
+        elif kind.startswith("ones"):
+            fill = const(1, dt)
+        else:
+            fill = cast(fill_te.e, dt)  # type: ignore[union-attr]
+        return self.fill_loops(info, fill, line)
+
+    def maker_parts(self, kind: str, call: ast.Call, line: int) -> tuple[tuple[int, ...], DType, TE | None]:
+        """The shape, dtype and (np.full) fill value of np.zeros/ones/full/empty(_like)."""
         kw = {k.arg: k.value for k in call.keywords}
         unknown = set(kw) - {"dtype", "fill_value", "order", "shape"}
         if unknown:
-            raise Reject(line, f"np.{kind}() with argument {sorted(unknown)[0]}=")
+            raise Reject(line, f"np.{kind}() with argument {sorted(unknown, key=str)[0]}=")
         if "order" in kw and not (isinstance(kw["order"], ast.Constant) and kw["order"].value == "C"):
             raise Reject(line, f"np.{kind}() with a non-C order")
         args = list(call.args)
@@ -47,6 +63,8 @@ class Makers:
                 dt = self.parse_dtype(kw["dtype"], line)
             elif kind == "full_like" and len(rest) > 1:
                 dt = self.parse_dtype(rest[1], line)
+            elif kind != "full_like" and rest:
+                dt = self.parse_dtype(rest[0], line)
         else:
             shape_node = kw.get("shape") or (args[0] if args else None)
             if shape_node is None:
@@ -72,16 +90,7 @@ class Makers:
                 dt = FLOAT64
         if kind.startswith("full") and fill_te is None:
             fill_te = self.expr(fill_node)  # before the name is rebound: the value may read its old array
-        info = self.arr.bind_storage(pyname, dt, tuple(shape), line)
-        if kind.startswith("empty"):
-            return []
-        if kind.startswith("zeros"):
-            fill: ir.Expr = const(0, dt)
-        elif kind.startswith("ones"):
-            fill = const(1, dt)
-        else:
-            fill = cast(fill_te.e, dt)
-        return self.fill_loops(info, fill, line)
+        return tuple(shape), dt, fill_te
 
     def list_maker(self, node: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
         """(fill value, sizes) of `[v] * n`, `[v for _ in range(n)]`, `[[v] * m for _ in range(n)]`."""
@@ -156,19 +165,42 @@ class Makers:
         )
 
     def parse_shape(self, node: ast.expr, line: int) -> tuple[int, ...]:
+        """A shape: a size, a tuple of sizes, `a.shape` or a slice of it (`img.shape[:2]`)."""
         if isinstance(node, ast.Attribute) and node.attr == "shape":
             arr = self.array_of(node.value)
             if arr is not None:
                 return arr.shape
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Slice)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape"
+        ):
+            arr = self.array_of(node.value.value)
+            if arr is not None:
+                sl = node.slice
+                parts = [self.shape_bound(x, line) for x in (sl.lower, sl.upper, sl.step)]
+                return tuple(arr.shape[slice(*parts)])
         elts = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
         shape = []
         for e in elts:
+            if isinstance(e, ast.Starred):
+                shape.extend(self.parse_shape(e.value, line))
+                continue
             te = self.int_expr(e)
             r = range_of(te.pt)
             if r is None or r[0] != r[1]:
                 raise Reject(line, "array size that is not a constant (sizes must follow from array shapes)")
             shape.append(int(r[0]))
         return tuple(shape)
+
+    def shape_bound(self, node: ast.expr | None, line: int) -> int | None:
+        if node is None:
+            return None
+        r = range_of(self.int_expr(node).pt)
+        if r is None or r[0] != r[1]:
+            raise Reject(line, "slice of a shape with a bound that is not a constant")
+        return int(r[0])
 
     def parse_dtype(self, node: ast.expr, line: int) -> DType:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -19,6 +19,7 @@ MAX_DEPTH = 3  # expression nesting
 MAX_NEST = 3  # loop nesting
 SIZES_1D = (1, 2, 3, 4, 5, 7, 8, 9, 13, 16)
 SHAPES_2D = ((1, 1), (1, 4), (3, 1), (2, 3), (3, 3), (3, 4), (4, 4), (2, 5))
+SHAPES_3D = ((2, 3, 4), (3, 2, 2), (1, 4, 3), (2, 2, 5))
 
 
 class KernelBuilder:
@@ -36,6 +37,7 @@ class KernelBuilder:
         self.scalars: dict[str, Ex] = {}  # scalar parameters
         self.loops: list[Loop] = []
         self.globals_src: list[str] = []
+        self.lut_dt = "int16"  # the dtype of the lookup table gathers read (LUT8)
         self.helpers_src: list[str] = []
         self.helper_names: list[str] = []
         self.features: set[str] = set()

@@ -141,9 +141,9 @@ class ExprGen(KernelBuilder):
         if len(idx) == 1:
             text = f"{a.name}[{idx[0].text}]"
         elif a.is_list or self.d.chance(0.3):
-            text = f"{a.name}[{idx[0].text}][{idx[1].text}]"
+            text = a.name + "".join(f"[{i.text}]" for i in idx)
         else:
-            text = f"{a.name}[{idx[0].text}, {idx[1].text}]"
+            text = f"{a.name}[{', '.join(i.text for i in idx)}]"
         if a.is_list:
             assert a.elem is not None
             return Ex(text, a.elem.samples, a.elem.lo, a.elem.hi)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from partition.fuzz.builder import SHAPES_2D, SIZES_1D
+from partition.fuzz.builder import SHAPES_2D, SHAPES_3D, SIZES_1D
 from partition.fuzz.draw import Draw, SeededDraw
 from partition.fuzz.inputs import input_calls
 from partition.fuzz.parts import Arr, Case, Param
@@ -45,6 +45,9 @@ class Gen(StmtGen, ArrayGen):
                 continue
             dt = self.any_dt()
             shape = (self.d.choice(SIZES_1D),) if self.d.chance(0.7) else self.d.choice(SHAPES_2D)
+            if self.d.chance(0.1):
+                shape = self.d.choice(SHAPES_3D)
+                self.features.add("array3d")
             mode = self.d.weighted([("full", 6), ("small", 3), ("bits", 1)])
             self.params.append(Param(name, "array", dt, shape, mode=mode))
             self.arrays[name] = Arr(name, dt, shape, writable=self.d.chance(0.3))

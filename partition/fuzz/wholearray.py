@@ -5,6 +5,7 @@ updates, reductions, dot and matrix products.
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 
@@ -27,6 +28,10 @@ class ArrayGen(ExprGen):
         same = [a for a in cands if a.shape == shape]
         longer = [a for a in cands if len(shape) == 1 and len(a.shape) == 1 and a.shape[0] > shape[0]]
         r = d.int(0, 9)
+        if d.chance(0.15):
+            made = self.made_operand(shape, cands)
+            if made is not None:
+                return made
         if r < 6 and same:
             a = d.choice(same)
             return Ex(a.name, (a.sample(),))
@@ -48,6 +53,66 @@ class ArrayGen(ExprGen):
         if e.kind == "int" and not e.const:
             return None
         return e
+
+    def made_operand(self, shape: tuple[int, ...], cands: list[Arr]) -> Ex | None:
+        """A run-time window of a longer 1-D array inside a loop (`x[i + 1:i + 4]`), a literal
+        array (`np.array([...], dtype=...)`), or a lookup-table gather (`LUT[u8_array]`)."""
+        d = self.d
+        what = d.choice(("literal", "gather"))
+        if what == "literal" and len(shape) <= 2 and math.prod(shape) <= 16:
+            dt = self.int_dt()
+            info = np.iinfo(dt)
+            vals = np.array([d.int(max(info.min, -200), min(info.max, 200)) for _ in range(math.prod(shape))])
+            text = str(vals.reshape(shape).tolist())
+            self.features.add("literal")
+            return Ex(f"np.array({text}, dtype={np_ctor(dt)})", (arr_sample(dt, shape),))
+        if what == "gather":
+            idx = [a for a in cands if a.shape == shape and a.dt in INT_DTS]
+            if not idx:
+                return None
+            a = d.choice(idx)
+            text = a.name if a.dt == "uint8" else f"{a.name}.astype(np.uint8)"
+            name = "LUT8"
+            if not any(g.startswith(f"{name} =") for g in self.globals_src):
+                dt = d.choice(("int16", "uint8", "int32"))
+                self.globals_src.append(
+                    f"{name} = (np.arange(256, dtype=np.int64) * 37 % 251 - 100).astype({np_ctor(dt)})"
+                )
+                self.lut_dt = dt
+            self.features.add("gather")
+            return Ex(f"{name}[{text}]", (arr_sample(self.lut_dt, shape),))
+        return None
+
+    def stmt_window(self, cands: list[Arr]) -> None:
+        """`w = np.zeros(T); for i in range(T): w[i] = x[i + c:i + c + m].sum()` (or max/min, or
+        np.sum of the window times a literal of its shape): windows with run-time offsets."""
+        d = self.d
+        arrs = [a for a in cands if len(a.shape) == 1 and a.shape[0] >= 2 and a.dt != "bool"]
+        if not arrs:
+            return
+        a = d.choice(arrs)
+        n = a.shape[0]
+        m = d.int(1, min(n, 4))
+        c = d.int(0, n - m)
+        t = n - m - c + 1
+        red = d.choice(
+            ("{}.max()", "{}.min()") if a.dt in FLOAT_DTS else ("{}.sum()", "{}.max()", "np.min({})")
+        )
+        i = self.fresh("i")
+        window = f"{a.name}[{i} + {c}:{i} + {c} + {m}]" if c else f"{a.name}[{i}:{i} + {m}]"
+        if red == "{}.sum()" and d.chance(0.4):
+            window = f"({window} * np.array({[d.int(-3, 3) for _ in range(m)]}, dtype=np.int16))"
+        val = quiet(lambda: eval(red.format("x"), {"np": np, "x": arr_sample(a.dt, (m,)) * (
+            np.ones(m, np.int16) if "np.array" in window else 1)}))  # fmt: skip
+        if val is None:
+            return
+        dt = np.asarray(val).dtype.name
+        name = self.fresh("win")
+        self.emit(f"{name} = np.zeros({t}, dtype={np_ctor(dt)})")
+        self.emit(f"for {i} in range({t}):")
+        self.emit(f"    {name}[{i}] = {red.format(window)}")
+        self.arrays[name] = Arr(name, dt, (t,), writable=False)
+        self.features.add("window")
 
     def array_expr(self, shape: tuple[int, ...], depth: int = 0) -> Ex | None:
         d = self.d
@@ -159,7 +224,10 @@ class ArrayGen(ExprGen):
         if self.floats and not self.math_outputs and d.chance(0.2):
             self.approx_math(shape)
             return
-        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2)])
+        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2), ("window", 2)])
+        if r == "window":
+            self.stmt_window(cands)
+            return
         if r == "new":
             for _ in range(4):
                 e = self.array_expr(shape)

@@ -125,7 +125,7 @@ class KernelView:
             if a.name not in self.usage.loaded and a.name not in self.usage.stored:
                 continue  # never used: nothing to declare
             values = [literal(v, a.dtype) for v in a.init] if a.init is not None else []
-            per_line = a.shape[-1] if len(a.shape) == 2 and a.shape[-1] <= 12 else 8  # rows of a small matrix
+            per_line = a.shape[-1] if len(a.shape) >= 2 and a.shape[-1] <= 12 else 8  # rows of a small matrix
             if a.init is None:
                 storage = "empty"
             elif a.name not in self.usage.stored:

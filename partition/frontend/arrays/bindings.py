@@ -10,6 +10,8 @@ array a loop gives a new value in every iteration.
 
 from __future__ import annotations
 
+import dataclasses
+
 from partition import ir
 from partition.dtypes import DType
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -72,8 +74,8 @@ class Bindings:
         """
         lw = self.lw
         self.check_not_scalar(pyname, line)
-        if len(shape) not in (1, 2) or any(d <= 0 for d in shape):
-            raise Reject(line, f"local array {pyname} of shape {shape} (1-D or 2-D, non-empty)")
+        if not shape or any(d <= 0 for d in shape):
+            raise Reject(line, f"local array {pyname} of shape {shape} (at least 1-D, non-empty)")
         key = lw.key(pyname)
         versions = self.versions.setdefault(key, [])
         if (dt, shape) not in versions:
@@ -122,10 +124,9 @@ class Bindings:
         comps = []
         for c in view.comps:
             if c.fixed is not None and not isinstance(c.fixed.e, ir.Const):
-                v = self.scalar_temp("at", c.fixed.e.dtype)
-                self.snapshots.add(v.name)
-                stmts.append(ir.Assign(v.name, c.fixed.e, line))
-                c = Comp(fixed=Ix(v, c.fixed.lo, c.fixed.hi))
+                c = Comp(fixed=self.snapshot(c.fixed, stmts, line))
+            elif c.off is not None and not isinstance(c.off.e, ir.Const):
+                c = dataclasses.replace(c, off=self.snapshot(c.off, stmts, line))
             comps.append(c)
         view = View(view.base, view.shape, tuple(comps))
         cur = self.current(pyname)
@@ -139,6 +140,13 @@ class Bindings:
         lw.sc.views[pyname] = view
         self.bound_in[lw.key(pyname)] = lw.sc.regions[-1] if lw.sc.regions else None
         return stmts
+
+    def snapshot(self, ix: Ix, stmts: list[ir.Stmt], line: int) -> Ix:
+        """`ix` as a scalar set now (a bound view keeps the elements it named when bound)."""
+        v = self.scalar_temp("at", ix.e.dtype)
+        self.snapshots.add(v.name)
+        stmts.append(ir.Assign(v.name, ix.e, line))
+        return Ix(v, ix.lo, ix.hi)
 
     def enter(self, loop: bool) -> Region:
         sc = self.lw.sc

@@ -208,6 +208,9 @@ class Elementwise:
         lw = self.lw
         line = node.lineno
         f = node.func
+        made = self.created_call(node) or self.reordered_call(node)
+        if made is not None:
+            return made
         if node.keywords:
             raise Reject(line, f"{lw.callee_text(f)}() with keyword arguments on arrays")
         if any(isinstance(a, ast.Starred) for a in node.args):

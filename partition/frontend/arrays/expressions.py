@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from partition import ir
+from partition.frontend.arrays.reordered import FLATTENERS
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import (
     AV,
@@ -51,6 +52,10 @@ class ArrayExpressions:
             if r is None:
                 return None
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if len(parts) == 1 and not isinstance(parts[0], ast.Slice):
+                ri = self.rank_of(parts[0])
+                if ri is not None:
+                    return ri + r - 1  # integer-array indexing: a gather (`gather` checks the rest)
             ints = 0
             for p in parts:
                 if isinstance(p, ast.Slice):
@@ -87,6 +92,11 @@ class ArrayExpressions:
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
         if np_name is not None:
+            made = self.created_rank(node)
+            if made is None:
+                made = self.reordered_rank(node)
+            if made is not None:
+                return made
             if np_name in ("dot", "matmul") and len(args) == 2:
                 ra, rb = self.rank_of(args[0]), self.rank_of(args[1])
                 if np_name == "dot" and (ra is None or rb is None):
@@ -97,6 +107,8 @@ class ArrayExpressions:
             return None  # reductions, and functions the scalar path rejects by name
         if isinstance(f, ast.Attribute):
             r = self.rank_of(f.value)
+            if r is not None and f.attr in FLATTENERS:
+                return 1
             return r if r is not None and f.attr in ("astype", "copy", "clip") else None
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])
@@ -136,6 +148,8 @@ class ArrayExpressions:
         if isinstance(node, ast.Subscript):
             base = self.av(node.value)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if len(parts) == 1 and not isinstance(parts[0], ast.Slice) and self.rank_of(parts[0]) is not None:
+                return self.gather(base, self.av(parts[0]), node)
             shape, comps = self.subscript(base.shape, parts, node)
             return self.reindex(base, shape, comps)
         if isinstance(node, ast.Attribute):
@@ -209,7 +223,13 @@ class ArrayExpressions:
         comps: list[Comp] = []
         for d, p in zip(shape, parts):
             if isinstance(p, ast.Slice):
-                start, stop, step = (self.slice_bound(x, line) for x in (p.lower, p.upper, p.step))
+                bounds = [self.slice_bound(x) for x in (p.lower, p.upper, p.step)]
+                if any(b is False for b in bounds):
+                    n, st, off = self.window(p, d, node, line)
+                    comps.append(Comp(len(new_shape), 0, st, off=off))
+                    new_shape.append(n)
+                    continue
+                start, stop, step = bounds
                 if step == 0:
                     raise Reject(line, f"{text(node)}: slice step is zero")
                 s, e, st = slice(start, stop, step).indices(d)
@@ -233,7 +253,8 @@ class ArrayExpressions:
             new_shape.append(d)
         return tuple(new_shape), tuple(comps)
 
-    def slice_bound(self, node: ast.expr | None, line: int) -> int | None:
+    def slice_bound(self, node: ast.expr | None) -> int | bool | None:
+        """A slice bound's constant value, None when absent, False when it is known only at run time."""
         if node is None:
             return None
         te = self.lw.expr(node)
@@ -241,10 +262,7 @@ class ArrayExpressions:
             return int(te.e.value)
         r = range_of(te.pt)
         if r is None or r[0] != r[1] or not isinstance(te.pt, PyInt):
-            raise Reject(
-                line,
-                f"slice bound {text(node)} is not a constant (slice bounds must be known when compiling)",
-            )
+            return False
         return r[0]
 
     def int_index(self, node: ast.expr, dim: int, line: int) -> Ix:

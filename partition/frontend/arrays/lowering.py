@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -11,15 +11,20 @@ from __future__ import annotations
 
 from partition.dtypes import DType
 from partition.frontend.arrays.bindings import Bindings
+from partition.frontend.arrays.created import Created
 from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
 from partition.frontend.arrays.reductions import Reductions
+from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.statements import ArrayStatements
 from partition.frontend.arrays.values import Region, View
+from partition.frontend.arrays.windows import Windows
 
 
-class ArrayLowering(ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements):
+class ArrayLowering(
+    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered
+):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 
     def __init__(self, lw: ScalarLowering):

@@ -10,7 +10,7 @@ than on the lowerer that composes them (which imports them).
 from __future__ import annotations
 
 import ast
-from typing import Protocol
+from typing import Any, Protocol
 
 from partition import ir
 from partition.dtypes import DType
@@ -26,11 +26,15 @@ class ScalarLowering(Protocol):
     vars: dict[str, VarState]  # variable types by table key
     all_arrays: dict[str, ArrayInfo]  # every array of the kernel by IR name
     ir_names: dict[str, str]  # IR name by table key
+    roms: dict[str, ArrayInfo]  # read-only arrays by key (globals, literals), shared across rounds
     pending: list[ir.Stmt]  # statements placed before the statement being lowered
     cond_depth: int  # > 0 inside a conditional expression or the right side of and/or
 
     @property
     def consts(self) -> dict[str, TE]: ...
+
+    @property
+    def facts(self) -> dict[str, tuple[int, int]]: ...
 
     @property
     def scalar_params(self) -> dict[str, tuple[str, DType, PyType, int, str]]: ...
@@ -56,6 +60,14 @@ class ScalarLowering(Protocol):
     def nargs(self, node: ast.Call, n: int, text: str) -> None: ...
 
     def parse_dtype(self, node: ast.expr, line: int) -> DType: ...
+
+    def parse_shape(self, node: ast.expr, line: int) -> tuple[int, ...]: ...
+
+    def array_of(self, node: ast.expr) -> Any: ...
+
+    def maker_parts(
+        self, kind: str, call: ast.Call, line: int
+    ) -> tuple[tuple[int, ...], DType, TE | None]: ...
 
     def expr(self, node: ast.expr) -> TE: ...
 

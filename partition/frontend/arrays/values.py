@@ -58,15 +58,32 @@ def affine(ix: Ix, start: int, step: int) -> Ix:
     return Ix(e, lo, hi)
 
 
+def ix_add(a: Ix, b: Ix) -> Ix:
+    """a + b, folded when either is a constant, in the narrowest type holding both and the sum."""
+    if a.lo == a.hi:
+        return affine(b, a.lo, 1)
+    if b.lo == b.hi:
+        return affine(a, b.lo, 1)
+    lo, hi = a.lo + b.lo, a.hi + b.hi
+    dt = narrowest_signed(min(lo, a.lo, b.lo), max(hi, a.hi, b.hi)) or INT64
+    return Ix(ir.Bin("add", cast(a.e, dt), cast(b.e, dt), dt), lo, hi)
+
+
 @dataclass(frozen=True)
 class Comp:
     """How one source dimension is indexed: by result dimension `dim` as
-    start + step * i, or (dim == -1) by the fixed index `fixed`."""
+    off + start + step * i (`off` a run-time offset, None for 0: a window
+    `x[y:y + 3]`), or (dim == -1) by the fixed index `fixed`. A flattened
+    array (`a.ravel()`) indexes each dimension of its base by the quotient
+    and remainder of its own position (`div`, `mod`)."""
 
     dim: int = -1
     start: int = 0
     step: int = 1
     fixed: Ix | None = None
+    off: Ix | None = None
+    div: int = 1  # with mod > 0: ((off + start + step * i) // div) % mod (a flattened array's index)
+    mod: int = 0
 
 
 def map_index(comps: tuple[Comp, ...], idx: tuple[Ix, ...]) -> tuple[Ix, ...]:
@@ -75,8 +92,26 @@ def map_index(comps: tuple[Comp, ...], idx: tuple[Ix, ...]) -> tuple[Ix, ...]:
         if c.fixed is not None:
             out.append(c.fixed)
         else:
-            out.append(affine(idx[c.dim], c.start, c.step))
+            ix = affine(idx[c.dim], c.start, c.step)
+            out.append(divmod_ix(ix if c.off is None else ix_add(ix, c.off), c.div, c.mod))
     return tuple(out)
+
+
+def divmod_ix(ix: Ix, div: int, mod: int) -> Ix:
+    """(ix // div) % mod for a non-negative ix (mod 0: unchanged)."""
+    if mod == 0:
+        return ix
+    if ix.lo == ix.hi:
+        return ix_const((ix.lo // div) % mod)
+    e, lo, hi = ix.e, ix.lo // div, ix.hi // div
+    if div != 1:
+        e = ir.Bin("floordiv", e, const(div, e.dtype), e.dtype)
+    if hi - lo + 1 >= mod or lo // mod != hi // mod:
+        e, lo, hi = ir.Bin("mod", e, const(mod, e.dtype), e.dtype), 0, mod - 1
+    elif lo >= mod:
+        e = ir.Bin("sub", e, const(lo // mod * mod, e.dtype), e.dtype)
+        lo, hi = lo % mod, hi % mod
+    return Ix(e, lo, hi)
 
 
 def compose(outer: tuple[Comp, ...], inner: tuple[Comp, ...]) -> tuple[Comp, ...]:
@@ -87,10 +122,16 @@ def compose(outer: tuple[Comp, ...], inner: tuple[Comp, ...]) -> tuple[Comp, ...
             out.append(c)
             continue
         i = inner[c.dim]
+        assert i.mod == 0, "only a base's own view is flattened"
         if i.fixed is not None:
-            out.append(Comp(fixed=affine(i.fixed, c.start, c.step)))
-        else:
-            out.append(Comp(i.dim, c.start + c.step * i.start, c.step * i.step))
+            ix = affine(i.fixed, c.start, c.step)
+            out.append(Comp(fixed=divmod_ix(ix if c.off is None else ix_add(ix, c.off), c.div, c.mod)))
+            continue
+        off = c.off
+        if i.off is not None:
+            scaled = affine(i.off, 0, c.step)
+            off = scaled if off is None else ix_add(off, scaled)
+        out.append(Comp(i.dim, c.start + c.step * i.start, c.step * i.step, off=off, div=c.div, mod=c.mod))
     return tuple(out)
 
 

@@ -1,0 +1,222 @@
+"""Arrays numpy creates inside an expression: np.array of literals, np.arange, np.zeros/ones/full.
+
+* `np.array([[1, 2], [3, 4]], dtype=...)` of constants: numpy itself builds the
+  array from the constants' Python or numpy values (so its dtype, its values
+  and its errors, such as OverflowError for `np.array([300], np.uint8)`, are
+  numpy's), and the kernel reads it from a ROM. Assigned to a name it is
+  copied into an array of the name's own, as numpy makes a new array.
+* `np.arange(stop)`, `np.arange(start, stop[, step])` of integer constants (or
+  specialised arguments): element i is start + i * step in numpy's dtype for
+  them (int64 for Python ints), or `dtype=`.
+* `np.zeros/ones/full(shape[, dtype])` inside an expression
+  (`np.ones((h, w, 3), np.uint8) * 255`): every element is the fill value.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from typing import Any
+
+import numpy as np
+
+from partition import ir
+from partition.dtypes import dtype
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.values import AV, Ix
+from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
+from partition.frontend.syntax import ARRAY_MAKERS, text
+from partition.frontend.types import NP, PyBool, PyFloat, PyInt
+
+
+class Created:
+    """Arrays made by numpy calls inside expressions (part of `ArrayLowering`)."""
+
+    lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
+
+    def created_rank(self, node: ast.Call) -> int | None:
+        """The rank of an array a numpy call creates here, None when it is not such a call."""
+        name = self.lw.numpy_attr(node.func)
+        if name == "array":
+            return self.literal_rank(node)
+        if name == "arange":
+            return 1
+        if name in ARRAY_MAKERS:
+            if name.endswith("_like"):
+                arr = self.lw.array_of(node.args[0]) if node.args else None
+                return len(arr.shape) if arr is not None else 1
+            kw = {k.arg: k.value for k in node.keywords}
+            shape = kw.get("shape") or (node.args[0] if node.args else None)
+            if isinstance(shape, (ast.Tuple, ast.List)) and not any(
+                isinstance(e, ast.Starred) for e in shape.elts
+            ):
+                return max(len(shape.elts), 1)
+            if isinstance(shape, (ast.Attribute, ast.Subscript)):
+                return len(self.lw.parse_shape(shape, node.lineno)) or 1
+            return 1
+        return None
+
+    def created_call(self, node: ast.Call) -> AV | None:
+        """The array value of np.array/np.arange/np.zeros/ones/full(...), None for other calls."""
+        name = self.lw.numpy_attr(node.func)
+        if name == "array":
+            return self.np_array(node)
+        if name == "arange":
+            return self.arange(node)
+        if name in ARRAY_MAKERS:
+            return self.filled(name, node)
+        return None
+
+    def literal_rank(self, node: ast.Call) -> int:
+        """The rank of `np.array(<nested list or tuple>)`."""
+        if not node.args:
+            return 1
+        rank, cur = 0, node.args[0]
+        while isinstance(cur, (ast.List, ast.Tuple)):
+            rank += 1
+            if not cur.elts:
+                break
+            cur = cur.elts[0]
+        return max(rank, 1)
+
+    def kwargs(self, node: ast.Call, allowed: set[str], what: str) -> dict[str, ast.expr]:
+        kw = {k.arg: k.value for k in node.keywords}
+        extra = [k for k in kw if k not in allowed]
+        if None in kw or extra:
+            raise Reject(node.lineno, f"{what} with argument {extra[0] if extra else '**'}=")
+        return kw
+
+    def np_array(self, node: ast.Call) -> AV:
+        """np.array of a (nested) list or tuple of constants: a ROM numpy filled."""
+        lw = self.lw
+        line = node.lineno
+        kw = self.kwargs(node, {"dtype", "copy"}, "np.array()")
+        args = list(node.args)
+        if not args or len(args) > 2:
+            raise Reject(line, "np.array() takes one list of values (and a dtype)")
+        dt_node = kw.get("dtype") or (args[1] if len(args) > 1 else None)
+        if not isinstance(args[0], (ast.List, ast.Tuple)):
+            raise Reject(
+                line,
+                f"np.array({text(args[0])}): only a list or tuple written out is supported (an array or "
+                "list argument is already an array: use it, or .copy() it)",
+            )
+        values = self.literal_values(args[0], line)
+        want = lw.parse_dtype(dt_node, line).np if dt_node is not None else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                arr = np.array(values, dtype=want)
+            except (TypeError, ValueError, OverflowError, Warning) as e:
+                raise Reject(line, f"np.array(): numpy raises {type(e).__name__} ({e})") from None
+        if arr.dtype.kind not in "biuf" or arr.dtype.name == "float16":
+            raise Reject(line, f"np.array() gives numpy {arr.dtype}")
+        if arr.size == 0:
+            raise Reject(line, "np.array() of no values (a kernel has no empty arrays)")
+        rom = self.literal_rom(arr, node)
+        return self.rom_value(rom)
+
+    def rom_value(self, rom: ArrayInfo) -> AV:
+        """The elements of a ROM made here, as a value (not a view: the name it is assigned to gets
+        a copy, as numpy made a new array)."""
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            rom.loaded = True
+            return TE(NP(rom.dtype), ir.Load(rom.name, tuple(i.e for i in idx), rom.dtype))
+
+        return AV(rom.shape, rom.dtype, at)
+
+    def literal_values(self, node: ast.expr, line: int) -> Any:
+        """The Python value of a nested list/tuple of constant expressions, as numpy would see it."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.literal_values(e, line) for e in node.elts]
+        if isinstance(node, ast.Starred):
+            raise Reject(line, "np.array() of a starred expression")
+        te = self.lw.expr(node)
+        if not isinstance(te.e, ir.Const):
+            raise Reject(
+                line,
+                f"np.array() element {text(node)} is not a constant (np.array of run-time values is not "
+                "supported; fill an array with np.empty and assignments)",
+            )
+        v = te.e.value
+        if isinstance(te.pt, PyBool):
+            return bool(v)
+        if isinstance(te.pt, PyInt):
+            return int(v)
+        if isinstance(te.pt, PyFloat):
+            return float(v)
+        return te.e.dtype.np.type(v)
+
+    def literal_rom(self, arr: np.ndarray, node: ast.AST) -> ArrayInfo:
+        lw = self.lw
+        key = f"@lit{lw.sc.prefix}:{node.lineno}:{node.col_offset}"
+        info = lw.roms.get(key)
+        dt = dtype(arr.dtype)
+        if info is None or info.dtype != dt or info.shape != arr.shape:
+            irn = self.fresh_name(key, "lit")
+            info = ArrayInfo(key, irn, dt, tuple(arr.shape), "rom", NP(dt), init=arr.reshape(-1).tolist())
+            lw.roms[key] = info
+        lw.all_arrays[info.name] = info
+        return info
+
+    def arange(self, node: ast.Call) -> AV:
+        """np.arange with integer bounds known when compiling: start + i * step."""
+        lw = self.lw
+        line = node.lineno
+        kw = self.kwargs(node, {"dtype", "start", "stop", "step"}, "np.arange()")
+        dt_node = kw.pop("dtype", None)
+        args = list(node.args)
+        if len(args) > 3 or (len(args) == 3 and dt_node is None and len(node.args) > 3):
+            raise Reject(line, "np.arange() with more than three bounds")
+        bounds = []
+        for a in args:
+            te = lw.expr(a)
+            if not (isinstance(te.e, ir.Const) and te.e.dtype.is_int) or isinstance(te.pt, PyBool):
+                raise Reject(
+                    line, f"np.arange() bound {text(a)} is not an integer constant (its length must be known)"
+                )
+            bounds.append(int(te.e.value) if isinstance(te.pt, PyInt) else te.e.dtype.np.type(te.e.value))
+        for name in ("start", "stop", "step"):
+            if name in kw:
+                raise Reject(line, f"np.arange() with {name}= (give the bounds by position)")
+        want = lw.parse_dtype(dt_node, line).np if dt_node is not None else None
+        try:
+            sample = np.arange(*bounds, dtype=want)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise Reject(line, f"np.arange(): numpy raises {type(e).__name__} ({e})") from None
+        if sample.size == 0:
+            raise Reject(line, "np.arange() of no values (a kernel has no empty arrays)")
+        try:
+            dt = dtype(sample.dtype)
+        except KeyError:
+            raise Reject(line, f"np.arange() gives numpy {sample.dtype}") from None
+        if not dt.is_int:
+            raise Reject(line, f"np.arange() giving {dt.name} (integer ranges are supported)")
+        start = int(sample[0])
+        step = int(sample[1]) - start if sample.size > 1 else 1
+        if sample.tolist() != [start + i * step for i in range(sample.size)]:
+            raise Reject(line, f"np.arange() whose values wrap in {dt.name}")
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            i = cast(idx[0].e, dt)
+            e: ir.Expr = i
+            if step != 1:
+                e = ir.Bin("mul", e, const(step, dt), dt)
+            if start != 0:
+                e = ir.Bin("add", e, const(start, dt), dt)
+            return TE(NP(dt), e)
+
+        return AV((int(sample.size),), dt, at)
+
+    def filled(self, kind: str, node: ast.Call) -> AV:
+        """np.zeros/ones/full(shape[, ...]) inside an expression: every element the fill value."""
+        lw = self.lw
+        line = node.lineno
+        if kind.endswith("_like") or kind == "empty":
+            raise Reject(line, f"np.{kind}() inside an expression (assign it to a name first)")
+        shape, dt, fill = lw.maker_parts(kind, node, line)
+        if fill is None:
+            fill = TE(NP(dt), const(1 if kind == "ones" else 0, dt))
+        value = TE(NP(dt), cast(fill.e, dt))
+        return AV(tuple(shape), dt, lambda idx: value)

@@ -1,0 +1,255 @@
+"""Arrays whose elements are another's, reordered: gathers, flattening and sorting.
+
+* `lut[idx]` with an integer array `idx` (numpy's integer-array indexing along
+  the first axis): a new array of shape idx.shape + lut.shape[1:]. numpy
+  raises IndexError for an index outside [-n, n) and counts negative ones from
+  the end; the kernel has no IndexError, so the gather is taken only when the
+  index dtype's range lies inside [-n, n) (uint8 into 256 entries), negative
+  indices wrapped as numpy does.
+* `a.flatten()` is a copy in row-major order. `np.ravel(a)`, `a.ravel()` and
+  `a.reshape(-1)` are views when numpy makes views (a C-contiguous array or
+  block; reshape also of a 1-D view), so writes through them reach `a`; each
+  element is found by the quotient and remainder of its position. Otherwise
+  ravel copies, as numpy does, and reshape is rejected.
+* `np.sort(a)` / `np.sort(a, axis=None)` of a small array: a copy sorted by an
+  odd-even transposition network (n passes of compare-exchange), ascending,
+  NaN last as in numpy. Equal values are indistinguishable except float -0.0
+  and 0.0, which compare equal (as the float tolerance does).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from partition import ir
+from partition.dtypes import INT64, narrowest_signed
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.values import AV, Comp, Ix, View, full_view, ix_add, ix_const
+from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.syntax import text
+
+FLATTENERS = ("flatten", "ravel", "reshape")
+
+
+class Reordered:
+    """Gathers, flattened arrays and sorts (part of `ArrayLowering`)."""
+
+    lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
+
+    # ------------------------------------------------------------ gathers
+
+    def gather(self, base: AV, index: AV, node: ast.AST) -> AV:
+        """base[index] for an integer array `index`: numpy's integer-array indexing of axis 0."""
+        line = self.lw.where(node)
+        n = base.shape[0]
+        dt = index.dtype
+        if not dt.is_int:
+            what = "boolean masks are not supported" if dt.is_bool else f"indexing with a {dt.name} array"
+            raise Reject(
+                line, f"{text(node)}: {what} (fancy indexing with integer arrays only; use np.where)"
+            )
+        if dt.min < -n or dt.max > n - 1:
+            raise Reject(
+                line,
+                f"{text(node)}: fancy indexing with a {dt.name} array may index outside -{n}..{n - 1} (numpy "
+                "raises IndexError, the kernel cannot: fancy indexing needs an index dtype whose range fits)",
+            )
+        shape = index.shape + base.shape[1:]
+        r = len(index.shape)
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            v = index.at(idx[:r]).e
+            if dt.min >= 0:
+                pos = Ix(v, 0, min(dt.max, n - 1))
+            else:
+                sdt = narrowest_signed(dt.min, n) or INT64
+                e = cast(v, sdt)
+                wrapped = ir.Bin("add", e, const(n, sdt), sdt)
+                pos = Ix(ir.Select(ir.Cmp("lt", e, const(0, sdt)), wrapped, e, sdt), 0, n - 1)
+            return base.at((pos, *idx[r:]))
+
+        return AV(shape, base.dtype, at)
+
+    # ------------------------------------------------------------ flattening
+
+    def flattened(self, how: str, a: AV, node: ast.Call) -> AV:
+        """a.flatten() (a copy), np.ravel(a) / a.ravel() / a.reshape(-1) (views where numpy's are)."""
+        line = node.lineno
+        n = math.prod(a.shape)
+        if how == "reshape":
+            args = node.args
+            if len(args) != 1 or node.keywords:
+                raise Reject(line, f"{text(node)}: reshape to anything but one dimension (-1 or the size)")
+            size = self.lw.expr(args[0])
+            if not isinstance(size.e, ir.Const) or int(size.e.value) not in (-1, n):
+                raise Reject(line, f"{text(node)}: reshape to anything but one dimension (-1 or {n})")
+        elif node.args or node.keywords:
+            raise Reject(line, f"{text(node)} with arguments")
+        if how != "flatten" and a.view is not None:
+            flat = self.flat_view(a.view)
+            if flat is not None:
+                return self.view_av(flat)
+            if len(a.shape) == 1 and how == "reshape":
+                return a
+            if how == "reshape":
+                raise Reject(
+                    line,
+                    f"{text(node)}: reshape of a non-contiguous slice (numpy makes a view or a copy "
+                    "depending on its strides; use .flatten() for a copy)",
+                )
+        if len(a.shape) == 1 and a.view is None:
+            return a
+        dt = a.dtype
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                value = self.lw.store_value(a.at(idx), target.base, line)
+                return [ir.Store(target.base.name, target.index((self.position(idx, a.shape),)), value, line)]
+
+            target.base.stored = True
+            return self.loop_nest(a.shape, line, body)
+
+        return self.produced((n,), dt, fill, line)
+
+    @staticmethod
+    def position(idx: tuple[Ix, ...], shape: tuple[int, ...]) -> Ix:
+        """The row-major position of idx in an array of `shape`."""
+        pos = ix_const(0)
+        stride = 1
+        for i, d in reversed(list(zip(idx, shape))):
+            lo, hi = i.lo * stride, i.hi * stride
+            dt = narrowest_signed(0, hi) or INT64
+            term = Ix(
+                cast(i.e, dt) if stride == 1 else ir.Bin("mul", cast(i.e, dt), const(stride, dt), dt), lo, hi
+            )
+            if i.lo == i.hi:
+                term = ix_const(i.lo * stride)
+            pos = ix_add(pos, term)
+            stride *= d
+        return pos
+
+    def flat_view(self, v: View) -> View | None:
+        """The 1-D view numpy's ravel gives of a C-contiguous view `v` (None when `v` is not one)."""
+        base = v.base.shape
+        extents = []
+        dims = []
+        for c in v.comps:
+            if c.mod:
+                return v if len(v.shape) == 1 else None
+            if c.fixed is not None:
+                extents.append((1, 1))
+                continue
+            dims.append(c.dim)
+            extents.append((v.shape[c.dim], c.step))
+        if dims != sorted(dims):
+            return None
+        k = next((b for b, (e, _) in enumerate(extents) if e > 1), len(base))
+        for b, (e, step) in enumerate(extents):
+            if b > k and (e != base[b] or step != 1):
+                return None
+            if b == k and step != 1:
+                return None
+        first = tuple(c.fixed if c.fixed is not None else self.first(c) for c in v.comps)
+        offset = self.position(first, base)
+        n = math.prod(v.shape)
+        comps = []
+        stride = 1
+        strides = []
+        for d in reversed(base):
+            strides.append(stride)
+            stride *= d
+        strides.reverse()
+        for d, st in zip(base, strides):
+            off = None if offset.lo == offset.hi else offset
+            start = offset.lo if offset.lo == offset.hi else 0
+            comps.append(Comp(0, start, 1, off=off, div=st, mod=d))
+        return View(v.base, (n,), tuple(comps))
+
+    @staticmethod
+    def first(c: Comp) -> Ix:
+        """The index a sliced dimension starts at."""
+        start = ix_const(c.start)
+        return start if c.off is None else ix_add(c.off, start)
+
+    # ------------------------------------------------------------ sorting
+
+    def sort(self, a: AV, node: ast.Call) -> AV:
+        """np.sort(a) of a 1-D array (or np.sort(a, axis=None) of any): an odd-even transposition network."""
+        lw = self.lw
+        line = node.lineno
+        flat_all = False
+        for kw in node.keywords:
+            if kw.arg == "axis" and isinstance(kw.value, ast.Constant) and kw.value.value is None:
+                flat_all = True
+                continue
+            if kw.arg == "kind":
+                continue  # every kind sorts ascending; they differ only in the order of equal values
+            raise Reject(line, f"np.sort() with {kw.arg}=")
+        if len(node.args) > 1:
+            raise Reject(line, "np.sort() with an axis argument")
+        if len(a.shape) != 1 and not flat_all:
+            raise Reject(
+                line, f"np.sort() of a {len(a.shape)}-D array (along the last axis is not supported)"
+            )
+        if len(a.shape) != 1:
+            a = self.flattened("flatten", a, ast.Call(ast.Name("flatten"), [], [], lineno=line))
+        n = a.shape[0]
+        dt = a.dtype
+        tmp = full_view(self.temp_array(dt, (n,)))
+        stmts = self.store_loop(tmp, a, line)
+        lw.r.temp_counter += 1
+        lw.r.loop_counter += 2
+        pv = lw.irname(f"__p{lw.r.temp_counter}")
+        iv = lw.irname(f"__q{lw.r.temp_counter}")
+        idt = narrowest_signed(0, n + 1) or INT64
+        p, i = ir.Var(pv, idt), ir.Var(iv, idt)
+        x = self.scalar_temp("lo", dt)
+        y = self.scalar_temp("hi", dt)
+        name = tmp.base.name
+        nxt = ir.Bin("add", i, const(1, idt), idt)
+        swap: ir.Expr = ir.Cmp("lt", y, x)
+        if dt.is_float:  # NaN goes last: swap when x is NaN and y is not
+            swap = ir.Logic("lor", swap, ir.Logic("land", ir.Cmp("ne", x, x), ir.Cmp("eq", y, y)))
+        body = [
+            ir.Assign(x.name, ir.Load(name, (i,), dt), line),
+            ir.Assign(y.name, ir.Load(name, (nxt,), dt), line),
+            ir.If(swap, [ir.Store(name, (i,), y, line), ir.Store(name, (nxt,), x, line)], [], line),
+        ]
+        start = ir.Bin("mod", p, const(2, idt), idt)
+        inner = ir.For(iv, start, const(n - 1, idt), 2, body, n // 2, line, f"L{lw.r.loop_counter}")
+        outer = ir.For(pv, const(0, idt), const(n, idt), 1, [inner], n, line, f"L{lw.r.loop_counter - 1}")
+        tmp.base.loaded = True
+        self.emit([*stmts, outer], line, "np.sort()")
+        return self.view_av(tmp)
+
+    # ------------------------------------------------------------ dispatch
+
+    def reordered_rank(self, node: ast.Call) -> int | None:
+        """The rank of a flattening or sorting call (1), None for other calls."""
+        f = node.func
+        name = self.lw.numpy_attr(f)
+        if name in ("ravel", "sort"):
+            if name == "sort" and node.args and not node.keywords:
+                return self.rank_of(node.args[0])
+            return 1
+        if isinstance(f, ast.Attribute) and f.attr in FLATTENERS and self.rank_of(f.value) is not None:
+            return 1
+        return None
+
+    def reordered_call(self, node: ast.Call) -> AV | None:
+        """The array value of np.ravel/np.sort/.flatten/.ravel/.reshape(-1), None for other calls."""
+        lw = self.lw
+        f = node.func
+        name = lw.numpy_attr(f)
+        if name in ("ravel", "sort"):
+            if not node.args or isinstance(node.args[0], ast.Starred):
+                raise Reject(node.lineno, f"np.{name}() without an array")
+            a = self.av(node.args[0])
+            if name == "sort":
+                return self.sort(a, ast.Call(f, node.args[1:], node.keywords, lineno=node.lineno))
+            rest = ast.Call(f, node.args[1:], node.keywords, lineno=node.lineno)
+            return self.flattened("ravel", a, rest)
+        if isinstance(f, ast.Attribute) and f.attr in FLATTENERS and self.rank_of(f.value) is not None:
+            return self.flattened(f.attr, self.av(f.value), node)
+        return None
