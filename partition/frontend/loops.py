@@ -14,6 +14,7 @@ import re
 from partition import ir
 from partition.dtypes import BOOL
 from partition.frontend.model import Reject, VarState, cast, const
+from partition.frontend.syntax import jumps
 from partition.frontend.types import PyInt, describe, ir_dtype, range_of
 
 
@@ -22,23 +23,32 @@ class Loops:
 
     def indexed_for(self, s: ast.For) -> ast.For:
         """`for v in a:` over a 1-D array or list as `for i in range(len(a)): v = a[i]` (numpy and
-        lists both yield the element at each position as the loop reaches it)."""
-        it = s.iter
-        if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Name):
+        lists both yield the element at each position as the loop reaches it), and
+        `for x, y in a:` over the rows of a 2-D array or list (of tuples) of two columns as
+        `for i in range(len(a)): x, y = a[i]`."""
+        it, target = s.iter, s.target
+        if s.orelse or not isinstance(it, ast.Name):
             return s
         arr = self.array_of(it)
-        if arr is None or len(arr.shape) != 1:
+        if arr is None:
             return s
-        idx = f"__{s.target.id}_at{s.lineno}"
+        if isinstance(target, ast.Name) and len(arr.shape) == 1:
+            idx = f"__{target.id}_at{s.lineno}"
+        elif (
+            isinstance(target, ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in target.elts)
+            and len(arr.shape) == 2
+            and arr.shape[1] == len(target.elts)
+        ):
+            idx = f"__{it.id}_row{s.lineno}"
+        else:
+            return s
         self.sc.local_names.add(idx)
         load = ast.Load()
         rng = ast.Call(
             ast.Name("range", load), [ast.Call(ast.Name("len", load), [ast.Name(it.id, load)], [])], []
         )
-        elem = ast.Assign(
-            [ast.Name(s.target.id, ast.Store())],
-            ast.Subscript(ast.Name(it.id, load), ast.Name(idx, load), load),
-        )
+        elem = ast.Assign([target], ast.Subscript(ast.Name(it.id, load), ast.Name(idx, load), load))
         loop = ast.For(ast.Name(idx, ast.Store()), rng, [elem, *s.body], [])
         for node in (rng, elem, loop, *ast.walk(rng), *ast.walk(elem)):
             ast.copy_location(node, s)
@@ -178,7 +188,7 @@ class Loops:
             return None
         # no continue may skip the step
         idx = s.body.index(step)
-        if any(_continues(b) for b in s.body[:idx]):
+        if any(jumps(b, (ast.Continue,)) for b in s.body[:idx]):
             return None
         ivar = range_of(self.var_type(self.key(var))) if var in self.local_names else None
         outer, self.pending = self.pending, []
@@ -214,14 +224,3 @@ class Loops:
         else:
             span = start[1] - stop[0]
         return max(0, -(-span // abs(step)))
-
-
-def _continues(s: ast.stmt) -> bool:
-    """A `continue` in `s` that belongs to the loop around `s` (not to a loop inside it)."""
-    if isinstance(s, ast.Continue):
-        return True
-    if isinstance(s, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef, ast.ClassDef)):
-        return any(_continues(b) for b in s.orelse) if isinstance(s, (ast.For, ast.While)) else False
-    return any(
-        _continues(b) for f in ("body", "orelse", "finalbody", "handlers") for b in getattr(s, f, []) or []
-    )
