@@ -53,6 +53,7 @@ def _ir_kernel(name: str, d: dict) -> ir.Kernel:
             p["pytype"],
             tuple(p["origin"]),
             p.get("stream", False),
+            p.get("field"),
         )
         for p in d["params"]
     ]
@@ -70,6 +71,10 @@ def _ir_kernel(name: str, d: dict) -> ir.Kernel:
         source_line=1,
         py_params=list(d["py_params"]),
         specialised=dict(d["specialised"]),
+        structs={
+            name: ir.StructArg(r["kind"], r["pytype"], r["fields"], r.get("constants", {}))
+            for name, r in d.get("structs", {}).items()
+        },
     )
 
 
@@ -120,6 +125,19 @@ def test_spec_content(spec_path):
     assert data["float_tolerance"]["float32"] == {"rtol": 1e-5, "atol": 1e-6}
     sk = next(k for k in data["kernels"] if k["task"] == "scale_k")
     assert sk["specialised"] == {"k": {"value": 3, "pytype": "int"}}
+    rs = next(k for k in data["kernels"] if k["task"] == "rect_score")
+    assert rs["structs"]["r"] == {
+        "kind": "dataclass",
+        "class": "Rect",
+        "fields": ["x", "y", "w", "h"],
+        "constants": {"h": {"value": 4, "pytype": "int", "dtype": "int8"}},
+    }
+    assert [(p["name"], p.get("field")) for p in rs["params"]][:3] == [
+        ("r_x", "x"),
+        ("r_w", "w"),
+        ("p_x", "x"),
+    ]
+    assert "structs" not in sk and all("field" not in p for p in sk["params"])  # absent when unused
 
 
 def test_host_spec_rejects_unknown_python_types():

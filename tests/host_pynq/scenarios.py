@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+from collections import namedtuple
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +69,13 @@ def _sc(name, dtype, pytype, pos):
     }
 
 
-def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", specialised=None):
+def _field(name, dtype, pytype, pos, field):
+    d = _sc(name, dtype, pytype, pos)
+    d["field"] = field
+    return d
+
+
+def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", specialised=None, structs=None):
     return {
         "py_params": list(py_params),
         "params": params,
@@ -76,6 +84,7 @@ def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", spe
         "ret": ret,
         "ret_pytype": ret_pytype,
         "specialised": specialised or {},
+        "structs": structs or {},
     }
 
 
@@ -168,6 +177,36 @@ KERNELS: dict[str, dict[str, Any]] = {
         returns=[("param", "counts"), ("param", "scaled")],
         tuple_=True,
     ),
+    # record arguments: a dataclass (h compiled in, y not read), a namedtuple, a tuple, a list of tuples
+    "rect_score": _k(
+        ["r", "p", "size", "pts"],
+        [
+            _field("r_x", "int16", "int", 0, "x"),
+            _field("r_w", "int8", "int", 0, "w"),
+            _field("p_x", "float64", "float", 1, "x"),
+            _field("p_y", "float64", "float", 1, "y"),
+            _field("size_1", "uint8", "npscalar", 2, "1"),
+            _list("pts", "int8", (3, 2), "in", ("arg", 3), pytype="list_tuple"),
+        ],
+        returns=[("scalar", "float64")],
+        ret="float64",
+        ret_pytype="float",
+        structs={
+            "r": {
+                "kind": "dataclass",
+                "pytype": "Rect",
+                "fields": ["x", "y", "w", "h"],
+                "constants": {"h": {"value": 4, "pytype": "int", "dtype": "int8"}},
+            },
+            "p": {"kind": "namedtuple", "pytype": "Point", "fields": ["x", "y"]},
+            "size": {
+                "kind": "tuple",
+                "pytype": "tuple",
+                "fields": ["0", "1"],
+                "constants": {"0": {"value": 3, "pytype": "int", "dtype": "int8"}},
+            },
+        },
+    ),
 }
 for _dt in DTYPES:
     KERNELS[f"ident_{_dt}"] = _k(
@@ -242,6 +281,33 @@ def ident(v):
     return v
 
 
+Point = namedtuple("Point", ["x", "y"])
+Vec = namedtuple("Vec", ["x", "y"])
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+@dataclass
+class Box:
+    x: int
+    y: int
+    w: int
+    h: int
+
+
+def rect_score(r, p, size, pts):
+    s = (r.x + r.w) * r.h * size[0] + int(size[1])
+    for a, b in pts:
+        s += int(a) * int(b)  # (the fake device passes the rows as an int8 array)
+    return s * p.x - p.y
+
+
 def hist_list(xs, grid):
     counts = [0] * 4
     scaled = [np.int16(0)] * len(xs)
@@ -263,6 +329,7 @@ FUNCTIONS = {
     "fill": fill,
     "stats2": stats2,
     "hist_list": hist_list,
+    "rect_score": rect_score,
 }
 for _name in KERNELS:
     if _name.startswith("ident_"):
@@ -711,6 +778,57 @@ def scenario_chains(spec: Path) -> None:
     assert rt.kernel("chain_b").stats.fallbacks == 0
 
 
+def scenario_records(spec: Path) -> None:
+    """Record arguments: each field the kernel reads goes to its own register; a record of another
+    kind, class or length, a field of another type or beyond its register, or a compiled-in field
+    with another value runs the call on the CPU."""
+    rt, be = runtime(spec)
+    f = rt["rect_score"]
+    port = be.ports["rect_score"]
+    pts = [(1, 2), (-3, 4), (5, -6)]
+    args = (Rect(-300, 99, 7, 4), Point(1.5, -0.25), (3, np.uint8(200)), pts)
+    got = f(*args)
+    assert _same(got, rect_score(*args)), (got, rect_score(*args))
+    regs = {
+        n: decode_register(port.words(n), d)
+        for n, d in (("r_x", "int16"), ("r_w", "int8"), ("size_1", "uint8"))
+    }
+    assert regs == {"r_x": -300, "r_w": 7, "size_1": 200}, regs
+    assert decode_register(port.words("p_y"), "float64") == -0.25
+    assert rt.kernel("rect_score").stats.calls == 1 and rt.kernel("rect_score").stats.fallbacks == 0
+    # y is not read by the kernel: any value, any type
+    got = f(Rect(1, "anything", 2, 4), Point(0.5, 0.5), (3, np.uint8(1)), pts)
+    assert got == rect_score(Rect(1, "anything", 2, 4), Point(0.5, 0.5), (3, np.uint8(1)), pts)
+    misses = [
+        ((Rect(1.0, 0, 2, 4), *args[1:]), "argument r.x is float, the kernel takes a Python int"),
+        ((Rect(1, 0, 200, 4), *args[1:]), "argument r.w = 200 is outside int8"),
+        ((Rect(1, 0, 2, 5), *args[1:]), "argument r.h = 5; the kernel has 4 compiled in"),
+        ((Box(1, 0, 2, 4), *args[1:]), "the kernel takes a Rect dataclass"),
+        ((args[0], Vec(1.5, -0.25), *args[2:]), "the kernel takes a Point namedtuple"),
+        ((args[0], Point(1, -0.25), *args[2:]), "argument p.x is int, the kernel takes a Python float"),
+        ((*args[:2], (3, np.uint8(2), 0), pts), "the kernel takes a tuple of 2"),
+        ((*args[:2], [3, np.uint8(2)], pts), "the kernel takes a tuple of 2"),
+        ((*args[:2], (3, 2), pts), "argument size.1 is int, the kernel takes a numpy uint8 scalar"),
+        ((*args[:2], (4, np.uint8(2)), pts), "argument size.0 = 4; the kernel has 3 compiled in"),
+        ((*args[:3], [(1, 2), [3, 4], (5, 6)]), "not a list of tuples of shape (3, 2)"),
+        ((*args[:3], [(1, 2), (3, 4), (5, 6), (7, 8)]), "not a list of tuples of shape (3, 2)"),
+        ((*args[:3], [(1, 2), (3, 400), (5, 6)]), "holds 400, beyond the kernel's int8"),
+    ]
+    for call, reason in misses:
+        assert _same(f(*call), rect_score(*call)), call
+        reasons = rt.kernel("rect_score").stats.fallback_reasons
+        assert any(reason in r for r in reasons), (reason, reasons)
+    st = rt.kernel("rect_score").stats
+    assert st.calls == 2 and st.fallbacks == len(misses) and port.starts == 2
+    # the same guards with the cpu backend
+    cpu = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
+    assert cpu["rect_score"](*args) == rect_score(*args)
+    assert cpu["rect_score"](Rect(1, 0, 2, 5), *args[1:]) == rect_score(Rect(1, 0, 2, 5), *args[1:])
+    st = cpu.kernel("rect_score").stats
+    assert st.calls == 1 and st.fallbacks == 1
+    rt.close()
+
+
 def scenario_cpu_backend(spec: Path) -> None:
     rt = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
     x = np.arange(16, dtype=np.int16)
@@ -741,6 +859,10 @@ def scenario_cpu_backend(spec: Path) -> None:
         raise AssertionError("unbound task handed out")
 
 
+def _kernel(spec_data: dict, task: str) -> dict:
+    return next(k for k in spec_data["kernels"] if k["task"] == task)
+
+
 def scenario_spec_errors(spec: Path) -> None:
     import json
     import tempfile
@@ -753,6 +875,12 @@ def scenario_spec_errors(spec: Path) -> None:
             (lambda s: s["kernels"][0]["params"][0].update(pytype="dict"), "Python type"),
             (lambda s: s["kernels"][0]["regmap"]["registers"].pop(), "no register"),
             (lambda s: s["kernels"][0].pop("vlnv"), "malformed"),
+            (lambda s: _kernel(s, "rect_score").pop("structs"), "of no record argument"),
+            (lambda s: _kernel(s, "rect_score")["params"][0].update(field="z"), "of no record argument"),
+            (
+                lambda s: _kernel(s, "rect_score")["params"][5].update(direction="inout"),
+                "list of tuples the kernel writes",
+            ),
         ):
             d2 = json.loads(json.dumps(data))
             mutate(d2)
