@@ -193,6 +193,13 @@ def test_field_names_stay_unique():
     assert names == ["r_x", "r_y", "s"] and "r_x" not in k.scalars and len(set(k.scalars)) == len(k.scalars)
 
 
+def test_fields_that_are_not_read_may_be_anything():
+    x = RNG.integers(-99, 99, 8).astype(np.int16)
+    calls = [(x, R.Labeled("a", 3, R.Rect(0, 0, 1, 1))), (x, R.Labeled("b", -2, R.Rect(1, 0, 1, 1)))]
+    k = check(R.scaled, calls)
+    assert [p.name for p in k.scalar_params] == ["cfg_gain"] and k.structs["cfg"].constants == {}
+
+
 # ------------------------------------------------------------------ rejected, with the reason
 
 
@@ -207,7 +214,9 @@ def test_field_names_stay_unique():
         (R.writes_rows, [([(1, 2), (3, 4)],)], "points"),
         (R.unpack_wrong_length, [((1, 2, 3), False)], "unpacking tuple t of 3 items into 2 names"),
         (R.triangle_area, [(R.Point(np.zeros(2), 1.0), R.Point(0.0, 1.0), R.Point(0.0, 1.0))],
-         "argument a is a Point whose field x is a ndarray (records of numbers are supported)"),
+         "field x of argument a is a ndarray (fields that are numbers are read)"),
+        (R.reads_nested, [(R.Labeled("a", 3, R.Rect(0, 0, 1, 1)),)],
+         "field tone of argument cfg is a Rect (fields that are numbers are read)"),
     ],
 )  # fmt: skip
 def test_rejections_name_the_construct(fn, calls, reason):

@@ -169,6 +169,8 @@ class Expressions:
         rec = self.record_of(node.value)
         if rec is not None:
             return self.record_attr(rec, node.attr, line)
+        if isinstance(node.value, ast.Attribute) and self.record_of(node.value.value) is not None:
+            self.record_attr(self.record_of(node.value.value), node.value.attr, line)  # `p.a.b`: why not a
         arr = self.array_of(node.value) if isinstance(node.value, ast.Name) else None
         if arr is not None:
             if node.attr == "size":

@@ -98,6 +98,7 @@ class RecordField:
     param: tuple[str, DType, str] | None = None  # (IR name, dtype, host pytype); None for a constant
     constant: dict[str, Any] | None = None  # {"value", "pytype", "dtype"} when compiled in
     used: bool = False
+    unsupported: str = ""  # why the field cannot be read (not a number), if so
 
 
 @dataclass

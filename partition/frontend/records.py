@@ -45,13 +45,12 @@ class Records:
         for fname, fsig in zip(names, items):
             label = f"item {fname}" if kind == "tuple" else f"field {fname}"
             ft = fsig.get("type")
-            if ft not in SCALAR_SIGS:
+            if ft not in SCALAR_SIGS:  # rejected where the function reads it (it may read others only)
                 what = fsig.get("pytype") or ft
-                raise Reject(
-                    line,
-                    f"argument {pname} is a {pytype} whose {label} is a {what} "
-                    "(records of numbers are supported)",
-                )
+                why = f"{label} of argument {pname} is a {what} (fields that are numbers are read)"
+                rec.fields.append(RecordField(fname, PyInt(0, 0), ir.Const(0, ir_dtype(PyInt(0, 0))), PyInt(0, 0),
+                                              unsupported=why))  # fmt: skip
+                continue
             values = []
             for v in calls:
                 with contextlib.suppress(AttributeError, IndexError, TypeError):  # not a record: no value
@@ -101,8 +100,10 @@ class Records:
 
     # ------------------------------------------------------------ reads
 
-    def record_field(self, rec: RecordArg, k: int) -> TE:
+    def record_field(self, rec: RecordArg, k: int, line: int) -> TE:
         f = rec.fields[k]
+        if f.unsupported:
+            raise Reject(line, f.unsupported)
         f.used = True
         return TE(f.obs if self.observed_mode else f.pt, f.e)
 
@@ -116,7 +117,7 @@ class Records:
                 f"attribute {rec.pyname}.{attr} is not a field of {rec.pytype} "
                 f"(its fields are read: {', '.join(rec.names)})",
             )
-        return self.record_field(rec, rec.names.index(attr))
+        return self.record_field(rec, rec.names.index(attr), line)
 
     def record_item(self, rec: RecordArg, node: ast.Subscript) -> TE:
         """`p[k]`: a field by position; a run-time index selects among fields of one type."""
@@ -133,8 +134,8 @@ class Records:
             k = int(idx.e.value)
             if not -n <= k < n:
                 raise Reject(line, f"{ast.unparse(node)[:40]}: index {k} out of range for {rec.what} of {n}")
-            return self.record_field(rec, k % n)
-        values = [self.record_field(rec, k) for k in range(n)]
+            return self.record_field(rec, k % n, line)
+        values = [self.record_field(rec, k, line) for k in range(n)]
         pt = _one_type([v.pt for v in values])
         if pt is None:
             raise Reject(
@@ -153,7 +154,7 @@ class Records:
         """Every item in order, for what iterates over the record (`what` names it)."""
         if rec.kind == "dataclass":
             raise Reject(line, f"{what} {rec.what} (a dataclass is not iterable)")
-        return [self.record_field(rec, k) for k in range(len(rec.fields))]
+        return [self.record_field(rec, k, line) for k in range(len(rec.fields))]
 
     def record_len(self, rec: RecordArg, line: int) -> TE:
         if rec.kind == "dataclass":

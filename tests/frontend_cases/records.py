@@ -31,6 +31,25 @@ class Rect:
     h: int
 
 
+@dataclass
+class Labeled:
+    label: str
+    gain: int
+    tone: Rect
+
+
+def scaled(x, cfg: Labeled):
+    """Only the numeric field is read: the string and the nested record do not matter."""
+    out = np.zeros(len(x), dtype=np.int32)
+    for i in range(len(x)):
+        out[i] = x[i] * cfg.gain
+    return out
+
+
+def reads_nested(cfg: Labeled):
+    return cfg.tone.x
+
+
 def rect_overlap_area(a: Rect, b: Rect) -> int:
     dx = min(a.x + a.w, b.x + b.w) - max(a.x, b.x)
     dy = min(a.y + a.h, b.y + b.h) - max(a.y, b.y)
