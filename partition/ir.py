@@ -55,6 +55,10 @@ scheduler) implements exactly these:
   84 ulp; 1e-12 for float64, about 4500 ulp), not bit for bit; a comparison or an
   int conversion of such a result can differ from Python's where the value
   lies within those few ulp of the boundary (the kernel's notes say so).
+* A Python argument that is a small record of numbers (a tuple, a namedtuple, a
+  dataclass instance: a `StructArg` in `Kernel.structs`) is not one value in the
+  kernel: each field it reads is a scalar parameter of its own (`Param.field`
+  names it) or a constant compiled in. Inside the body they are ordinary scalars.
 
 The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`).
 """
@@ -241,6 +245,10 @@ class Param:
     `origin` is ("arg", position) for a Python argument, or ("return", k) for
     an output array the Python function creates and returns (k = index in a
     returned tuple, 0 for a single value).
+    `field`: for a scalar taken from a record argument (`Kernel.structs` names
+    the argument at that position), the name of its field; the argument
+    itself is not passed. "list_tuple" arrays are lists of equal-length tuples
+    of numbers, passed as a 2-D array (read only: tuples cannot change).
     """
 
     name: str
@@ -251,6 +259,7 @@ class Param:
     pytype: str = "ndarray"
     origin: tuple[str, int] = ("arg", 0)
     stream: bool = False
+    field: str | None = None
 
     @property
     def size(self) -> int:
@@ -262,6 +271,33 @@ class Param:
     @property
     def nbytes(self) -> int:
         return self.size * self.dtype.nbytes
+
+
+@dataclass
+class StructArg:
+    """A Python argument that is a small record of numbers, taken apart into its fields.
+
+    `kind` is "tuple", "namedtuple" or "dataclass"; `pytype` the class name
+    ("tuple" for a plain tuple); `fields` every field name in order (a plain
+    tuple's are "0", "1", ...). The host checks that a call passes a record of
+    that kind, class and length, reads the fields the kernel uses (by index for
+    tuples and namedtuples, by attribute for dataclasses) and puts each into
+    the scalar parameter whose `field` names it; `constants` holds the fields
+    compiled in as constants ({field: {"value", "pytype", "dtype"}}, as
+    `Kernel.specialised` does for whole scalar arguments), which a call must
+    pass unchanged.
+    """
+
+    kind: str
+    pytype: str
+    fields: list[str]
+    constants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def read(self, value: Any, name: str) -> Any:
+        """Field `name` of a Python record `value` of this kind."""
+        if self.kind == "dataclass":
+            return getattr(value, name)
+        return value[self.fields.index(name)]
 
 
 @dataclass
@@ -291,7 +327,9 @@ class Kernel:
     `py_params` are the Python parameter names; each maps to a `Param` whose
     origin is ("arg", position), or to `specialised` when every profiled call
     passed the same scalar value, which is then compiled in as a constant (the
-    host falls back to the CPU when a call passes anything else)."""
+    host falls back to the CPU when a call passes anything else), or to
+    `structs` when it is a record whose fields are scalar parameters (with
+    `field` set) or constants."""
 
     name: str
     params: list[Param]
@@ -308,6 +346,7 @@ class Kernel:
     py_params: list[str] = field(default_factory=list)  # the Python function's parameters, in order
     specialised: dict[str, Any] = field(default_factory=dict)  # Python param -> the one value compiled in
     status: str | None = None  # the scalar variable holding the fallback register (see the module doc)
+    structs: dict[str, StructArg] = field(default_factory=dict)  # Python param -> its record's fields
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -435,10 +474,15 @@ _NODES = {
         Continue,
         Return,
         Param,
+        StructArg,
         LocalArray,
         Kernel,
     )
 }
+
+# fields that newer kernels use and others leave at their default: left out of the JSON then,
+# so the files of kernels without them read as before
+_OMIT_DEFAULT = {("Param", "field"): None, ("Kernel", "structs"): {}, ("Kernel", "status"): None}
 
 
 def to_json(obj: Any) -> Any:
@@ -446,9 +490,14 @@ def to_json(obj: Any) -> Any:
     if isinstance(obj, DType):
         return obj.name
     if dataclasses.is_dataclass(obj):
-        out: dict[str, Any] = {"node": type(obj).__name__}
+        node = type(obj).__name__
+        out: dict[str, Any] = {"node": node}
         for f in dataclasses.fields(obj):
-            out[f.name] = to_json(getattr(obj, f.name))
+            v = getattr(obj, f.name)
+            key = (node, f.name)
+            if key in _OMIT_DEFAULT and v == _OMIT_DEFAULT[key]:
+                continue
+            out[f.name] = to_json(v)
         return out
     if isinstance(obj, (list, tuple)):
         return [to_json(x) for x in obj]
@@ -477,6 +526,8 @@ def from_json(data: Any) -> Any:
             v = dtype(v) if v is not None else None
         elif f.name == "scalars":
             v = {k: dtype(x) for k, x in v.items()}
+        elif f.name == "structs":
+            v = {k: from_json(x) for k, x in v.items()}
         elif f.name == "returns":
             v = [tuple(x) for x in v]
         else:

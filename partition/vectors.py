@@ -171,6 +171,9 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
     for pos, name in enumerate(kernel.py_params):
         if name in kernel.specialised and not _equal(args[pos], kernel.specialised[name]):
             return None
+        st = kernel.structs.get(name)
+        if st is not None and not _record_fits(st, args[pos]):
+            return None
     result = decode_value(sample.result)
     inputs: dict[str, Any] = {}
     outputs: dict[str, np.ndarray] = {}
@@ -180,6 +183,8 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
             v = args[pos]
             if v is None:
                 return None
+            if p.field is not None:  # a field of a record argument
+                v = kernel.structs[kernel.py_params[pos]].read(v, p.field)
             if p.kind == "array":
                 a = np.asarray(v)
                 if a.shape != p.shape:
@@ -267,6 +272,18 @@ def interpreter_check(
         if vs.ret is not None and kernel.ret is not None and not kernel.ret.is_float and run.ret != vs.ret:
             return f"{what}: returns {run.ret!r}, Python {vs.ret!r}"
     return None
+
+
+def _record_fits(st: ir.StructArg, value: Any) -> bool:
+    """A recorded record has the kernel's fields, with the values of those compiled in."""
+    try:
+        if st.kind != "dataclass" and len(value) != len(st.fields):
+            return False
+        for name in st.fields:
+            st.read(value, name)
+        return all(_equal(st.read(value, f), c["value"]) for f, c in st.constants.items())
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return False
 
 
 def _equal(a: Any, b: Any) -> bool:

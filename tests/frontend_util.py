@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from partition.profile.model import FunctionProfile, Sample, encode_value
+from partition.profile.signature import SigAcc
 
 
 def _sig(values: list) -> dict:
@@ -43,7 +44,10 @@ def _sig(values: list) -> dict:
         lens = {len(v) for v in values}
         items = [x for v in values for x in v]
         return {"type": "list", "elem": _sig(items), "len": len(v0) if len(lens) == 1 else None}
-    return {"type": "object", "pytype": type(v0).__name__}
+    acc = SigAcc()  # tuples, namedtuples, dataclasses and anything else: as the profiler records them
+    for v in values:
+        acc.observe(v, True)
+    return acc.to_sig()
 
 
 def _trace_locals(fn, args, ranges: dict) -> None:

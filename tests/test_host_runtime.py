@@ -1,7 +1,8 @@
 """The host runtime (host/partition_runtime) and the host code partition generates.
 
 * runtime scenarios over a fake in-memory board (tests/host_pynq/scenarios.py), with
-  specs written by partition.codegen.host.host_spec;
+  specs of the kernels in tests/host_pynq/kernel_models.py written by
+  partition.codegen.host.host_spec;
 * the same scenarios under the board's interpreter (Python 3.10, numpy < 2) when the
   board-like venv can be made (see test_host_pynq.py);
 * a generated build tree: run_app.py --backend cpu reproduces the app, --check passes,
@@ -32,6 +33,7 @@ for p in (str(HOST), str(HELPERS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
+import kernel_models  # noqa: E402
 import scenarios  # noqa: E402
 from board_venv import board_python_or_skip  # noqa: E402
 
@@ -53,6 +55,7 @@ def _ir_kernel(name: str, d: dict) -> ir.Kernel:
             p["pytype"],
             tuple(p["origin"]),
             p.get("stream", False),
+            p.get("field"),
         )
         for p in d["params"]
     ]
@@ -70,6 +73,10 @@ def _ir_kernel(name: str, d: dict) -> ir.Kernel:
         source_line=1,
         py_params=list(d["py_params"]),
         specialised=dict(d["specialised"]),
+        structs={
+            name: ir.StructArg(r["kind"], r["pytype"], r["fields"], r.get("constants", {}))
+            for name, r in d.get("structs", {}).items()
+        },
     )
 
 
@@ -88,13 +95,13 @@ def _plan_data(names: list[str]) -> dict:
             }
         )
     edges = [{"src": "<main>", "dst": "scale_add", "cost_s": 2e-4}]
-    return {"app": "t.py", "tasks": tasks, "edges": edges, "chains": scenarios.CHAINS}
+    return {"app": "t.py", "tasks": tasks, "edges": edges, "chains": kernel_models.CHAINS}
 
 
 @pytest.fixture(scope="module")
 def spec_path(tmp_path_factory) -> Path:
-    kernels = [_ir_kernel(n, d) for n, d in scenarios.KERNELS.items()]
-    spec = host_spec(kernels, _plan_data(list(scenarios.KERNELS)), load_board("pynq-z2"))
+    kernels = [_ir_kernel(n, d) for n, d in kernel_models.KERNELS.items()]
+    spec = host_spec(kernels, _plan_data(list(kernel_models.KERNELS)), load_board("pynq-z2"))
     path = tmp_path_factory.mktemp("spec") / "t_kernels.json"
     path.write_text(dump_json(spec))
     return path
@@ -120,10 +127,23 @@ def test_spec_content(spec_path):
     assert data["float_tolerance"]["float32"] == {"rtol": 1e-5, "atol": 1e-6}
     sk = next(k for k in data["kernels"] if k["task"] == "scale_k")
     assert sk["specialised"] == {"k": {"value": 3, "pytype": "int"}}
+    rs = next(k for k in data["kernels"] if k["task"] == "rect_score")
+    assert rs["structs"]["r"] == {
+        "kind": "dataclass",
+        "class": "Rect",
+        "fields": ["x", "y", "w", "h"],
+        "constants": {"h": {"value": 4, "pytype": "int", "dtype": "int8"}},
+    }
+    assert [(p["name"], p.get("field")) for p in rs["params"]][:3] == [
+        ("r_x", "x"),
+        ("r_w", "w"),
+        ("p_x", "x"),
+    ]
+    assert "structs" not in sk and all("field" not in p for p in sk["params"])  # absent when unused
 
 
 def test_host_spec_rejects_unknown_python_types():
-    d = scenarios.KERNELS["scale_add"]
+    d = kernel_models.KERNELS["scale_add"]
     k = _ir_kernel("scale_add", d)
     k.params[0].pytype = "dict"
     with pytest.raises(PartitionError, match="parameter x is a Python dict"):
@@ -302,7 +322,7 @@ def test_vector_call_from_build_tree(host_tree):
     k = spec.kernel("scale_add")
     args, expected = vector_call(k, host_tree / "hls" / "scale_add" / "vectors", 0)
     assert [a.dtype.name for a in args] == ["int16", "int16"]
-    result = scenarios.scale_add(*args)
+    result = kernel_models.scale_add(*args)
     assert check_result(k, args, result, expected, spec.float_tolerance) == []
     result[5] += 1
     assert "first at (5,)" in check_result(k, args, result, expected, spec.float_tolerance)[0]

@@ -233,11 +233,13 @@ class AcceleratedKernel:
             self._arrays.append(
                 (p, reg.offset, pos, p.origin == "arg" and p.direction != "out", p.direction != "in")
             )
+        # scalars: (argument position, field reader or None, register offsets, encoder)
         self._scalars = []
         for p in k.scalars:
             reg = rm.by_name(p.name)
             offsets = [reg.offset + 4 * i for i in range(reg.words)]
-            self._scalars.append((p.position, offsets, marshal.encoder(p.dtype)))
+            read = k.structs[k.py_params[p.position]].reader(p.field) if p.field is not None else None
+            self._scalars.append((p.position, read, offsets, marshal.encoder(p.dtype)))
         self._stream_positions = [p.position for p in k.params if p.stream and p.origin == "arg"]
         # the output scalar a kernel raises when a call leaves what it was built for (a Python int
         # beyond 64 bits, a loop past its bound): the call then runs on the CPU
@@ -420,8 +422,9 @@ class AcceleratedKernel:
         for (_p, off, _pos, _ci, _w), addr in zip(self._arrays, addresses):
             write(off, addr & 0xFFFFFFFF)
             write(off + 4, addr >> 32)
-        for pos, offsets, enc in self._scalars:
-            for off, word in zip(offsets, enc(args[pos])):
+        for pos, read, offsets, enc in self._scalars:
+            v = args[pos] if read is None else read(args[pos])
+            for off, word in zip(offsets, enc(v)):
                 write(off, word)
         write(self._ctrl, 1)  # ap_start
 

@@ -2,9 +2,11 @@
 
 A call is accelerated only when every argument is exactly what the kernel was
 compiled for (a *guard*): arrays of the profiled dtype and shape, scalars of the
-profiled Python type whose value fits the register's dtype, and specialised
-parameters equal to the constant compiled in. Anything else runs the original
-Python function, which is always correct.
+profiled Python type whose value fits the register's dtype, specialised
+parameters equal to the constant compiled in, and records (tuples, namedtuples,
+dataclass instances) of the profiled kind, class and length whose fields pass
+those same checks. Anything else runs the original Python function, which is
+always correct.
 
 Scalars travel as 32-bit register words, low word first: integers in two's
 complement of their dtype's width, floats as their IEEE bits, bools as 0/1.
@@ -12,6 +14,7 @@ complement of their dtype's width, floats as their IEEE bits, bools as 0/1.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import struct
 from collections.abc import Callable
@@ -19,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .spec import KernelSpec, Param, np_dtype
+from .spec import KernelSpec, Param, StructSpec, np_dtype
 
 MASK32 = 0xFFFFFFFF
 
@@ -155,11 +158,12 @@ def scalar_guard(name: str, pytype: str, dtype: str) -> Callable[[Any], str | No
     return g_np
 
 
-def _list_shape_and_items(v: list, depth: int) -> tuple[tuple[int, ...], list] | None:
-    """The shape and the row-major items of a list nested `depth` deep, or None when ragged."""
+def _list_shape_and_items(v: list, depth: int, row_type: type = list) -> tuple[tuple[int, ...], list] | None:
+    """The shape and the row-major items of a list nested `depth` deep (its rows of type
+    `row_type`), or None when ragged."""
     if depth == 1:
         return (len(v),), v
-    if not all(type(row) is list for row in v):
+    if not all(type(row) is row_type for row in v):
         return None
     rows = [_list_shape_and_items(row, depth - 1) for row in v]
     if any(r is None for r in rows):
@@ -176,6 +180,7 @@ def list_guard(p: Param) -> Callable[[Any], str | None]:
     shape = p.shape
     npdt = p.np
     want = {"b": bool, "f": float}.get(npdt.kind, int)
+    rows, what = (tuple, "a list of tuples") if p.pytype == "list_tuple" else (list, "a list")
     lo = hi = None
     if npdt.kind in "iu":
         info = np.iinfo(npdt)
@@ -183,10 +188,10 @@ def list_guard(p: Param) -> Callable[[Any], str | None]:
 
     def g(v: Any) -> str | None:
         if type(v) is not list:
-            return f"argument {p.name} is {_type_name(v)}, the kernel takes a list {shape}"
-        got = _list_shape_and_items(v, len(shape))
+            return f"argument {p.name} is {_type_name(v)}, the kernel takes {what} {shape}"
+        got = _list_shape_and_items(v, len(shape), rows)
         if got is None or got[0] != shape:
-            return f"argument {p.name} is not a list of shape {shape}"
+            return f"argument {p.name} is not {what} of shape {shape}"
         for x in got[1]:
             if type(x) is not want:
                 return f"argument {p.name} holds {_type_name(x)}, the kernel takes {want.__name__}s"
@@ -218,7 +223,7 @@ def as_python(values: np.ndarray, pytype: str) -> Any:
 
 
 def array_guard(p: Param, writes: bool) -> Callable[[Any], str | None]:
-    if p.pytype == "list":
+    if p.pytype in ("list", "list_tuple"):
         return list_guard(p)
     shape = p.shape
     npdt = p.np
@@ -266,11 +271,51 @@ def specialised_guard(name: str, entry: dict[str, Any]) -> Callable[[Any], str |
     return g
 
 
+def record_guard(name: str, st: StructSpec, params: list[Param]) -> Callable[[Any], str | None]:
+    """The argument must be a record of the kernel's kind, class and length; each field the kernel
+    reads must pass its scalar parameter's guard, each compiled-in field equal its constant."""
+    n = len(st.fields)
+    checks = [
+        (p.field, st.reader(p.field), scalar_guard(f"{name}.{p.field}", p.pytype, p.dtype)) for p in params
+    ]
+    checks += [
+        (f, st.reader(f), specialised_guard(f"{name}.{f}", e)) for f, e in sorted(st.constants.items())
+    ]
+    fields = tuple(st.fields)
+
+    def shape(v: Any) -> str | None:
+        if st.kind == "tuple":
+            if type(v) is not tuple or len(v) != n:
+                return f"argument {name} is {_type_name(v)}, the kernel takes a tuple of {n}"
+        elif st.kind == "namedtuple":
+            if type(v).__name__ != st.pyclass or getattr(type(v), "_fields", None) != fields:
+                return f"argument {name} is {_type_name(v)}, the kernel takes a {st.pyclass} namedtuple"
+        elif type(v).__name__ != st.pyclass or not dataclasses.is_dataclass(v):
+            return f"argument {name} is {_type_name(v)}, the kernel takes a {st.pyclass} dataclass"
+        return None
+
+    def g(v: Any) -> str | None:
+        reason = shape(v)
+        if reason is not None:
+            return reason
+        for field, read, check in checks:
+            try:
+                x = read(v)
+            except Exception:
+                return f"argument {name} has no field {field}"
+            reason = check(x)
+            if reason is not None:
+                return reason
+        return None
+
+    return g
+
+
 def kernel_guards(k: KernelSpec) -> list[tuple[int, Callable[[Any], str | None]]]:
     """(position, check) for every Python parameter of the kernel."""
     by_pos: dict[int, Callable[[Any], str | None]] = {}
     for p in k.params:
-        if p.origin != "arg":
+        if p.origin != "arg" or p.field is not None:
             continue
         if p.kind == "array":
             by_pos[p.position] = array_guard(p, writes=p.direction != "in")
@@ -279,6 +324,9 @@ def kernel_guards(k: KernelSpec) -> list[tuple[int, Callable[[Any], str | None]]
     for pos, name in enumerate(k.py_params):
         if name in k.specialised:
             by_pos[pos] = specialised_guard(name, k.specialised[name])
+        if name in k.structs:
+            fields = [p for p in k.params if p.field is not None and p.position == pos]
+            by_pos[pos] = record_guard(name, k.structs[name], fields)
     return sorted(by_pos.items())
 
 

@@ -26,8 +26,17 @@
     py_params         the Python parameters, in order
     params            kernel arguments in register order: {"name", "kind" (array|scalar),
                       "dtype", "shape", "direction" (in|out|inout), "pytype", "origin" [kind, k]}
-                      origin ["arg", position] or ["return", index in the returned tuple]
+                      origin ["arg", position] or ["return", index in the returned tuple];
+                      "field" (optional): the scalar is that field of the record argument at
+                      that position (see structs), not the argument itself; pytype "list_tuple":
+                      a list of equal-length tuples of numbers, read as a 2-D array
     specialised       {python param: {"value", "pytype", "dtype"}}: compiled-in constants
+    structs           (optional) {python param: {"kind" (tuple|namedtuple|dataclass), "class",
+                      "fields", "constants" {field: {"value", "pytype", "dtype"}}}}: arguments
+                      that are records of numbers; a call must pass that kind of record (a tuple
+                      of that length, an instance of that class), each field a parameter reads
+                      is checked and written like a scalar argument (read by index for tuples
+                      and namedtuples, by attribute for dataclasses), each constant must match
     returns           [["param", name] | ["scalar", dtype], ...]: the Python return value, in order
     return_tuple      whether the function returns a tuple
     ret               null, or {"dtype", "pytype"} of the scalar return (ap_return)
@@ -39,7 +48,11 @@
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import json
+import operator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +63,8 @@ from .errors import SpecError
 FORMAT = "partition-host/1"
 
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
-ARRAY_PYTYPES = ("ndarray", "list", "list_np")
+ARRAY_PYTYPES = ("ndarray", "list", "list_np", "list_tuple")
+RECORD_KINDS = ("tuple", "namedtuple", "dataclass")
 DTYPE_NAMES = (
     "bool",
     "int8",
@@ -106,6 +120,7 @@ class Param:
     __slots__ = (
         "direction",
         "dtype",
+        "field",
         "kind",
         "name",
         "np",
@@ -128,6 +143,8 @@ class Param:
         self.origin = str(origin[0])
         self.position = int(origin[1])
         self.stream = bool(d.get("stream", False))
+        field = d.get("field")
+        self.field = None if field is None else str(field)
 
     @property
     def nbytes(self) -> int:
@@ -135,6 +152,34 @@ class Param:
         for s in self.shape:
             n *= s
         return n
+
+
+class StructSpec:
+    """A record argument: its kind, class name, fields, and the fields compiled in."""
+
+    __slots__ = ("constants", "fields", "kind", "pyclass")
+
+    def __init__(self, d: dict[str, Any]):
+        self.kind = str(d["kind"])
+        self.pyclass = str(d.get("class", "tuple"))
+        self.fields = [str(f) for f in d["fields"]]
+        self.constants = {str(k): dict(v) for k, v in d.get("constants", {}).items()}
+
+    def reader(self, field: str) -> Callable[[Any], Any]:
+        """record -> the value of `field` (by index for tuples and namedtuples, else by attribute)."""
+        if self.kind == "dataclass":
+            return operator.attrgetter(field)
+        return operator.itemgetter(self.fields.index(field))
+
+    def build(self, values: dict[str, Any]) -> Any:
+        """A record of this kind holding `values` (missing fields None): for test vectors and
+        models; a namedtuple or dataclass is an instance of a class of the same name and fields."""
+        items = [values.get(f) for f in self.fields]
+        if self.kind == "tuple":
+            return tuple(items)
+        if self.kind == "namedtuple":
+            return collections.namedtuple(self.pyclass, self.fields, rename=True)(*items)
+        return dataclasses.make_dataclass(self.pyclass, self.fields)(*items)
 
 
 class KernelSpec:
@@ -153,6 +198,7 @@ class KernelSpec:
             self.py_params = [str(p) for p in d["py_params"]]
             self.params = [Param(p) for p in d["params"]]
             self.specialised = {str(k): dict(v) for k, v in d.get("specialised", {}).items()}
+            self.structs = {str(k): StructSpec(v) for k, v in d.get("structs", {}).items()}
             self.returns = [(str(a), str(b)) for a, b in d.get("returns", [])]
             self.return_tuple = bool(d.get("return_tuple", False))
             ret = d.get("ret")
@@ -182,6 +228,12 @@ class KernelSpec:
                 raise SpecError(f"{here}: parameter {p.name} comes from argument {p.position}, out of range")
             if p.origin not in ("arg", "return"):
                 raise SpecError(f"{here}: parameter {p.name} has origin {p.origin!r}")
+            if p.field is not None:
+                st = self.structs.get(self.py_params[p.position]) if p.origin == "arg" else None
+                if p.kind != "scalar" or st is None or p.field not in st.fields:
+                    raise SpecError(f"{here}: parameter {p.name} is field {p.field!r} of no record argument")
+            if p.pytype == "list_tuple" and p.direction != "in":
+                raise SpecError(f"{here}: parameter {p.name} is a list of tuples the kernel writes")
             if p.stream:
                 if p.kind != "array" or p.direction not in ("in", "out"):
                     raise SpecError(f"{here}: parameter {p.name} streams but is not an in or out array")
@@ -190,6 +242,15 @@ class KernelSpec:
             elif self.regmap.get(p.name) is None:
                 raise SpecError(f"{here}: parameter {p.name} has no register in the register map")
         covered = {p.position for p in self.params if p.origin == "arg"}
+        for name, st in self.structs.items():
+            if name not in self.py_params or st.kind not in RECORD_KINDS:
+                raise SpecError(f"{here}: record {name} is no Python parameter, or of kind {st.kind!r}")
+            for f, entry in st.constants.items():
+                if f not in st.fields or entry.get("pytype") not in SCALAR_PYTYPES or "value" not in entry:
+                    raise SpecError(
+                        f"{here}: record {name}: constant field {f} needs a value and a scalar pytype"
+                    )
+            covered.add(self.py_params.index(name))
         for pos, name in enumerate(self.py_params):
             if pos not in covered and name not in self.specialised:
                 raise SpecError(

@@ -37,6 +37,7 @@ def vector_call(k: KernelSpec, folder: Path, index: int = 0) -> tuple[tuple, dic
     """(positional Python arguments, expected {param name or "return": value}) of vector `index`."""
     args: list[Any] = [None] * len(k.py_params)
     expected: dict[str, Any] = {}
+    fields: dict[int, dict[str, Any]] = {}  # record arguments: position -> {field: value}
     for p in k.params:
         size = 1
         for s in p.shape:
@@ -47,14 +48,24 @@ def vector_call(k: KernelSpec, folder: Path, index: int = 0) -> tuple[tuple, dic
                     args[p.position] = np.zeros(p.shape, dtype=p.np)
                 else:
                     args[p.position] = _read(folder / f"{index}_{p.name}.in.bin", p.np, size).reshape(p.shape)
+                    if p.pytype == "list_tuple":
+                        args[p.position] = [tuple(row) for row in args[p.position].tolist()]
             else:
                 v = _read(folder / f"{index}_{p.name}.in.bin", p.np, 1)[0].item()
-                args[p.position] = to_pytype(v, p.pytype, p.dtype)
+                if p.field is not None:
+                    fields.setdefault(p.position, {})[p.field] = to_pytype(v, p.pytype, p.dtype)
+                else:
+                    args[p.position] = to_pytype(v, p.pytype, p.dtype)
         if p.kind == "array" and p.direction != "in":
             expected[p.name] = _read(folder / f"{index}_{p.name}.out.bin", p.np, size).reshape(p.shape)
     for pos, name in enumerate(k.py_params):
         if name in k.specialised:
             args[pos] = specialised_value(k.specialised[name])
+        st = k.structs.get(name)
+        if st is not None:
+            values = fields.get(pos, {})
+            values.update({f: specialised_value(e) for f, e in st.constants.items()})
+            args[pos] = st.build(values)
     if k.ret_dtype is not None:
         expected["return"] = _read(folder / f"{index}_return.bin", np_dtype(k.ret_dtype), 1)[0].item()
     return tuple(args), expected

@@ -93,12 +93,29 @@ def _specialised(k: ir.Kernel, profile: Profile | None, task: str) -> dict[str, 
     return out
 
 
+def _structs(k: ir.Kernel) -> dict[str, Any]:
+    """How the runtime takes each record argument apart: its kind, class and fields, and which
+    fields are compiled in (the others it reads go to the scalar parameters whose `field` names them)."""
+    out = {}
+    for name, st in sorted(k.structs.items()):
+        for f, c in st.constants.items():
+            if c.get("pytype") not in SCALAR_PYTYPES:
+                raise PartitionError(f"kernel {k.name}: field {f} of {name} has no host conversion")
+        out[name] = {
+            "kind": st.kind,
+            "class": st.pytype,
+            "fields": list(st.fields),
+            "constants": {f: dict(c) for f, c in sorted(st.constants.items())},
+        }
+    return out
+
+
 def _kernel_entry(
     k: ir.Kernel, task: dict[str, Any], plan_data: dict[str, Any], profile: Profile | None
 ) -> dict[str, Any]:
     params = []
     for p in k.params:
-        allowed = ("ndarray", "list", "list_np") if p.kind == "array" else SCALAR_PYTYPES
+        allowed = ("ndarray", "list", "list_np", "list_tuple") if p.kind == "array" else SCALAR_PYTYPES
         if p.pytype not in allowed:
             raise PartitionError(
                 f"kernel {k.name}: parameter {p.name} is a Python {p.pytype}; the host runtime passes "
@@ -114,6 +131,7 @@ def _kernel_entry(
                 "pytype": p.pytype,
                 "origin": list(p.origin),
                 **({"stream": True} if p.stream else {}),
+                **({"field": p.field} if p.field is not None else {}),
             }
         )
     name = task["name"]
@@ -128,6 +146,7 @@ def _kernel_entry(
         "py_params": list(k.py_params),
         "params": params,
         "specialised": _specialised(k, profile, name),
+        **({"structs": _structs(k)} if k.structs else {}),
         "returns": [list(r) for r in k.returns],
         "return_tuple": k.return_tuple,
         "ret": {"dtype": k.ret.name, "pytype": k.ret_pytype} if k.ret is not None else None,

@@ -77,6 +77,9 @@ class Calls:
             if f.id == "len":
                 self.nargs(node, 1, text)
                 arg = node.args[0]
+                rec = self.record_of(arg)
+                if rec is not None:
+                    return self.record_len(rec, line)
                 arr = self.array_of(arg)
                 if (
                     arr is None
@@ -162,9 +165,15 @@ class Calls:
 
     def minmax(self, which: str, node: ast.Call) -> TE:
         line = node.lineno
-        if len(node.args) < 2:
+        rec = self.record_of(node.args[0]) if len(node.args) == 1 else None
+        if rec is not None:  # of a record's items: as of the items given one by one
+            vals = self.record_items(rec, line, f"{which}() of")
+            if not vals:
+                raise Reject(line, f"{which}() of the empty {rec.what}")
+        elif len(node.args) < 2:
             raise Reject(line, f"{which}() of one iterable (give the values as arguments)")
-        vals = [self.expr(a) for a in node.args]
+        else:
+            vals = [self.expr(a) for a in node.args]
         acc = vals[0]
         for b in vals[1:]:
             ra, rb = range_of(acc.pt), range_of(b.pt)

@@ -51,7 +51,7 @@ class Expressions:
         return None
 
     def is_local_name(self, name: str) -> bool:
-        return name in self.local_names or name in self.scalar_params
+        return name in self.local_names or name in self.scalar_params or name in self.sc.records
 
     def const_te(self, v: Any, line: int) -> TE:
         if isinstance(v, (bool, np.bool_)):
@@ -92,6 +92,8 @@ class Expressions:
             return TE(pt, ir.Var(irn, dt))
         if n in self.arrays or n in self.sc.views:
             raise Reject(line, f"array {n} used as a value where a scalar is needed")
+        if n in self.sc.records:
+            raise Reject(line, f"{self.sc.records[n].what} used as a value (its fields are read one by one)")
         if n in self.local_names:
             return self.read_var(n, node)
         if n in ("True", "False"):
@@ -164,6 +166,11 @@ class Expressions:
 
     def attribute(self, node: ast.Attribute) -> TE:
         line = node.lineno
+        rec = self.record_of(node.value)
+        if rec is not None:
+            return self.record_attr(rec, node.attr, line)
+        if isinstance(node.value, ast.Attribute) and self.record_of(node.value.value) is not None:
+            self.record_attr(self.record_of(node.value.value), node.value.attr, line)  # `p.a.b`: why not a
         arr = self.array_of(node.value) if isinstance(node.value, ast.Name) else None
         if arr is not None:
             if node.attr == "size":

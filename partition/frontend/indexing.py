@@ -39,6 +39,9 @@ class Indexing:
 
     def load(self, node: ast.Subscript) -> TE:
         line = node.lineno
+        rec = self.record_of(node.value)
+        if rec is not None:
+            return self.record_item(rec, node)
         # a.shape[k]
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             arr = self.array_of(node.value.value)
@@ -62,6 +65,9 @@ class Indexing:
         arr = self.array_of(base)
         line = node.lineno
         if arr is None:
+            rec = self.record_of(base)
+            if rec is not None:
+                raise Reject(line, f"assignment into {rec.what} (its items cannot change)")
             what = base.id if isinstance(base, ast.Name) else type(base).__name__
             raise Reject(line, f"subscript of {what}, which is not a numpy array")
         if len(index_nodes) != len(arr.shape):

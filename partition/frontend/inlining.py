@@ -14,7 +14,7 @@ from typing import Any
 
 from partition import ir
 from partition.errors import PartitionError
-from partition.frontend.model import TE, ArrayInfo, Reject, Scope, assigned_names
+from partition.frontend.model import TE, ArrayInfo, RecordArg, Reject, Scope, assigned_names
 from partition.frontend.source import FunctionSource, load_function
 from partition.profile.model import FunctionProfile, decode_value
 
@@ -115,6 +115,10 @@ class Inlining:
                 values[p] = None
                 continue
             node = bound[p]
+            rec = self.record_of(node)
+            if rec is not None:  # a record is passed by its fields
+                values[p] = rec
+                continue
             arr = self.arr.argument(node)  # an array by reference, a slice as a view, or a new array
             values[p] = arr if arr is not None else self.expr(node)
         self.r.inline_counter += 1
@@ -136,6 +140,8 @@ class Inlining:
                 v = values[p]
                 if isinstance(v, ArrayInfo):
                     scope.arrays[p] = v
+                elif isinstance(v, RecordArg):
+                    scope.records[p] = v
                 elif self.arr.is_view(v):
                     scope.views[p] = v
                 else:

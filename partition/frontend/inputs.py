@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from partition.dtypes import BOOL, FLOAT64, DType, dtype, narrowest_signed
-from partition.frontend.model import TE, ArrayInfo, Reject
+from partition.frontend.model import RECORD_KINDS, TE, ArrayInfo, Reject, plain
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe
 from partition.profile.model import decode_value
 
@@ -67,48 +67,29 @@ class Inputs:
             for s in samples:
                 if pos < len(s.args):
                     values.append(decode_value(s.args[pos]))
-            lo, hi = sig.get("min"), sig.get("max")
-            constant = None
-            if values and all(_same(v, values[0]) for v in values) and lo is not None and lo == hi:
-                constant = values[0]
-            if t == "npscalar":
-                try:
-                    dt = dtype(sig["dtype"])
-                except KeyError:
-                    raise Reject(line, f"argument {pname} is a numpy {sig['dtype']}") from None
-                pt: PyType = NP(dt)
-            elif t == "int":
-                if lo is None or hi is None:
-                    raise Reject(line, f"argument {pname}: no observed range in the profile")
-                dt = narrowest_signed(int(lo), int(hi))
-                if dt is None:
-                    raise Reject(line, f"argument {pname} takes values beyond 64 bits ({lo}..{hi})")
-                pt = PyInt(dt.min, dt.max)
-            elif t == "float":
-                dt, pt = FLOAT64, PyFloat()
-            else:
-                dt, pt = BOOL, PyBool()
+            constant, dt, pt, obs = self.scalar_kind(f"argument {pname}", sig, values, line)
             if constant is not None:
-                self.specialised[pname] = _plain(constant)
+                self.specialised[pname] = plain(constant)
                 self.consts[pname] = self.const_te(constant, line)
-                self.note(f"{pname} specialised to {_plain(constant)!r} (the only value observed)")
+                self.note(f"{pname} specialised to {plain(constant)!r} (the only value observed)")
                 return
             name = self.irname(pname)
-            obs = PyInt(int(lo), int(hi)) if t == "int" else pt
             self.scalar_params[pname] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
             self.obs_params[pname] = obs
             if t == "int":
-                self.note(f"{pname}: Python int, observed {lo}..{hi}, passed as {dt.name}")
+                self.note(f"{pname}: Python int, observed {sig['min']}..{sig['max']}, passed as {dt.name}")
+            return
+        if t in RECORD_KINDS:
+            self.bind_record(pos, pname, sig, samples)
             return
         if t == "list":
-            shape, dt, elem = self.list_param(pname, sig, line)
+            shape, dt, elem, pytype = self.list_param(pname, sig, line)
             name = self.irname(pname)
             self.add_array(
-                pname, ArrayInfo(pname, name, dt, shape, "param", elem, position=pos, pytype="list")
+                pname, ArrayInfo(pname, name, dt, shape, "param", elem, position=pos, pytype=pytype)
             )
-            self.note(
-                f"{pname}: list of {describe(elem)}s, passed as {dt.name}[{']['.join(map(str, shape))}]"
-            )
+            what = f"tuples of {describe(elem)}s" if pytype == "list_tuple" else f"{describe(elem)}s"
+            self.note(f"{pname}: list of {what}, passed as {dt.name}[{']['.join(map(str, shape))}]")
             return
         if t == "mixed":
             raise Reject(line, f"argument {pname} is called with different types ({', '.join(sig['types'])})")
@@ -117,8 +98,40 @@ class Inputs:
         what = sig.get("pytype", t)
         raise Reject(line, f"argument {pname} is a {what} object")
 
-    def list_param(self, pname: str, sig: dict, line: int) -> tuple[tuple[int, ...], DType, PyType]:
-        """Shape, element dtype and element type of a homogeneous (nested) list argument."""
+    def scalar_kind(self, what: str, sig: dict, values: list, line: int) -> tuple[Any, DType, PyType, PyType]:
+        """(the one value every call passed or None, dtype, type, observed type) of a scalar.
+
+        `sig` is an int/float/bool/npscalar signature and `values` what the recorded
+        calls passed; `what` names it in rejections ("argument k").
+        """
+        t = sig["type"]
+        lo, hi = sig.get("min"), sig.get("max")
+        constant = None
+        if values and all(_same(v, values[0]) for v in values) and lo is not None and lo == hi:
+            constant = values[0]
+        if t == "npscalar":
+            try:
+                dt = dtype(sig["dtype"])
+            except KeyError:
+                raise Reject(line, f"{what} is a numpy {sig['dtype']}") from None
+            pt: PyType = NP(dt)
+        elif t == "int":
+            if lo is None or hi is None:
+                raise Reject(line, f"{what}: no observed range in the profile")
+            dt = narrowest_signed(int(lo), int(hi))
+            if dt is None:
+                raise Reject(line, f"{what} takes values beyond 64 bits ({lo}..{hi})")
+            pt = PyInt(dt.min, dt.max)
+        elif t == "float":
+            dt, pt = FLOAT64, PyFloat()
+        else:
+            dt, pt = BOOL, PyBool()
+        obs = PyInt(int(lo), int(hi)) if t == "int" else pt
+        return constant, dt, pt, obs
+
+    def list_param(self, pname: str, sig: dict, line: int) -> tuple[tuple[int, ...], DType, PyType, str]:
+        """Shape, element dtype, element type and host type ("list", or "list_tuple" for a list of
+        equal-length tuples of numbers: rows of a 2-D array) of a homogeneous (nested) list argument."""
         shape: list[int] = []
         cur = sig
         while cur.get("type") == "list":
@@ -128,6 +141,10 @@ class Inputs:
                 )
             shape.append(int(cur["len"]))
             cur = cur["elem"]
+        pytype = "list"
+        if cur.get("type") == "tuple" and len(shape) == 1:
+            shape.append(len(cur.get("items") or []))
+            cur, pytype = self.tuple_rows(pname, cur, line), "list_tuple"
         if 0 in shape:
             raise Reject(
                 line, f"argument {pname} is a list of shape {tuple(shape)} (lists must be non-empty)"
@@ -137,15 +154,33 @@ class Inputs:
             dt = narrowest_signed(int(cur["min"]), int(cur["max"]))
             if dt is None:
                 raise Reject(line, f"argument {pname} holds integers beyond 64 bits")
-            return tuple(shape), dt, PyInt(dt.min, dt.max)
+            return tuple(shape), dt, PyInt(dt.min, dt.max), pytype
         if t == "float":
-            return tuple(shape), FLOAT64, PyFloat()
+            return tuple(shape), FLOAT64, PyFloat(), pytype
         if t == "bool":
-            return tuple(shape), BOOL, PyBool()
+            return tuple(shape), BOOL, PyBool(), pytype
         what = "different types" if t == "mixed" else (cur.get("pytype") or t)
         raise Reject(
             line, f"argument {pname} is a list of {what} (lists of ints, floats or bools are supported)"
         )
+
+    def tuple_rows(self, pname: str, row: dict, line: int) -> dict:
+        """The one element signature of a list of tuples whose items are all ints (their ranges
+        joined), all floats or all bools: every item of every row is then one array element."""
+        items = row.get("items") or []
+        kinds = {i.get("type") for i in items}
+        if not items or len(kinds) != 1 or not kinds <= {"int", "float", "bool"}:
+            what = ", ".join(sorted(str(k) for k in kinds)) or "nothing"
+            raise Reject(
+                line,
+                f"argument {pname} is a list of tuples of {what} (tuples of ints, floats or bools are supported)",
+            )
+        kind = kinds.pop()
+        if kind != "int":
+            return {"type": kind}
+        if any(i.get("min") is None for i in items):
+            raise Reject(line, f"argument {pname}: no observed range in the profile")
+        return {"type": "int", "min": min(i["min"] for i in items), "max": max(i["max"] for i in items)}
 
     def bind_globals(self) -> None:
         self.sc.global_values = {name: decode_value(enc) for name, enc in self.fp.globals.items()}
@@ -217,9 +252,3 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) and math.isnan(a) and math.isnan(b):
         return True
     return bool(a == b)
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, np.generic):
-        return v.item()
-    return v

@@ -19,18 +19,18 @@ class KernelAssembly:
 
     def kernel(self, body: list[ir.Stmt]) -> ir.Kernel:
         params: list[ir.Param] = []
-        by_pos: dict[int, ir.Param] = {}
+        by_pos, structs = self.record_parts()  # keyed (position, field); other arguments (position, -1)
         for a in self.all_arrays.values():
             if a.kind == "param":
                 if a.stored:
                     direction = "out" if (not a.loaded and self.full_coverage(a, body)) else "inout"
                 else:
                     direction = "in"
-                by_pos[a.position] = ir.Param(
+                by_pos[(a.position, -1)] = ir.Param(
                     a.name, "array", a.dtype, a.shape, direction, a.pytype, ("arg", a.position)
                 )
         for irn, dt, _pt, pos, t in self.top.scalar_params.values():
-            by_pos[pos] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
+            by_pos[(pos, -1)] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
         params = [by_pos[k] for k in sorted(by_pos)]
         for a in self.all_arrays.values():
             if a.kind == "local" and a.returned is not None:
@@ -69,6 +69,7 @@ class KernelAssembly:
             notes=list(self.notes),
             py_params=list(self.py_params),
             specialised=dict(self.specialised),
+            structs=structs,
         )
 
     def used_scalar_names(self, body: list[ir.Stmt]) -> set[str]:
@@ -83,6 +84,7 @@ class KernelAssembly:
                     if isinstance(x, ir.Var):
                         used.add(x.name)
         params = {irn for irn, _dt, _pt, _pos, _t in self.top.scalar_params.values()}
+        params |= {f.param[0] for r in self.top.records.values() for f in r.fields if f.param is not None}
         return used - params
 
     def full_coverage(self, a: ArrayInfo, body: list[ir.Stmt]) -> bool:

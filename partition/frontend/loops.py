@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from partition import ir
 from partition.dtypes import BOOL
 from partition.frontend.model import Reject, VarState, cast, const
+from partition.frontend.syntax import jumps
 from partition.frontend.types import PyInt, describe, ir_dtype, range_of
 
 
@@ -26,27 +27,36 @@ class Loops:
         """`for v in a:` over a 1-D array or list as `for i in range(len(a)): v = a[i]` (numpy and
         lists both yield the element at each position as the loop reaches it); over a numpy array
         of more dimensions v is each row (a view); over `a.flatten()`, `a.ravel()`, `np.ravel(a)`
-        or `a.reshape(-1)` v is each element in row-major order (see `flat_for`)."""
-        it = s.iter
-        if s.orelse or not isinstance(s.target, ast.Name):
+        or `a.reshape(-1)` v is each element in row-major order (see `flat_for`); and
+        `for x, y in a:` over the rows of a 2-D array or list (of tuples) of two columns as
+        `for i in range(len(a)): x, y = a[i]`."""
+        it, target = s.iter, s.target
+        if s.orelse:
             return s
         if isinstance(it, ast.Call):
-            return self.flat_for(s)
+            return self.flat_for(s) if isinstance(target, ast.Name) else s
         if not isinstance(it, ast.Name):
             return s
         arr = self.array_of(it)
-        if arr is None or (len(arr.shape) != 1 and arr.pytype != "ndarray"):
+        if arr is None:
             return s
-        idx = f"__{s.target.id}_at{s.lineno}"
+        if isinstance(target, ast.Name) and (len(arr.shape) == 1 or arr.pytype == "ndarray"):
+            idx = f"__{target.id}_at{s.lineno}"
+        elif (
+            isinstance(target, ast.Tuple)
+            and all(isinstance(t, ast.Name) for t in target.elts)
+            and len(arr.shape) == 2
+            and arr.shape[1] == len(target.elts)
+        ):
+            idx = f"__{it.id}_row{s.lineno}"
+        else:
+            return s
         self.sc.local_names.add(idx)
         load = ast.Load()
         rng = ast.Call(
             ast.Name("range", load), [ast.Call(ast.Name("len", load), [ast.Name(it.id, load)], [])], []
         )
-        elem = ast.Assign(
-            [ast.Name(s.target.id, ast.Store())],
-            ast.Subscript(ast.Name(it.id, load), ast.Name(idx, load), load),
-        )
+        elem = ast.Assign([target], ast.Subscript(ast.Name(it.id, load), ast.Name(idx, load), load))
         loop = ast.For(ast.Name(idx, ast.Store()), rng, [elem, *s.body], [])
         for node in (rng, elem, loop, *ast.walk(rng), *ast.walk(elem)):
             ast.copy_location(node, s)
@@ -317,7 +327,7 @@ class Loops:
             return None
         # no continue may skip the step
         idx = s.body.index(step)
-        if any(_continues(b) for b in s.body[:idx]):
+        if any(jumps(b, (ast.Continue,)) for b in s.body[:idx]):
             return None
         ivar = range_of(self.var_type(self.key(var))) if var in self.local_names else None
         outer, self.pending = self.pending, []

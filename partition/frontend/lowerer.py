@@ -36,6 +36,7 @@ from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
+from partition.frontend.records import Records
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
 from partition.frontend.source import FunctionSource
 from partition.frontend.statements import Statements
@@ -49,6 +50,7 @@ MAX_ROUNDS = 24
 
 class Lowerer(
     Inputs,
+    Records,
     Variables,
     Statements,
     Loops,
@@ -63,7 +65,7 @@ class Lowerer(
     """Lowers one profiled function to a `Kernel` in rounds (see the module docstring).
 
     This class holds the state of the lowering and drives the rounds; its parts
-    (the classes it is made of) lower inputs, variables, statements, loops,
+    (the classes it is made of) lower inputs, record arguments, variables, statements, loops,
     new arrays and lists, subscripts, expressions, calls and inlined functions,
     and assemble the kernel. `arr` lowers whole-array numpy code.
     """

@@ -14,6 +14,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from partition import ir
 from partition.dtypes import DType, wrap
 from partition.frontend.source import FunctionSource
@@ -75,6 +77,50 @@ class ArrayInfo:
     elem_key: str | None = None  # a local list: its element type is joined like a variable's
 
 
+RECORD_KINDS = ("tuple", "namedtuple", "dataclass")  # signatures of arguments that are records
+
+
+def plain(v: Any) -> Any:
+    """A numpy scalar as the Python number it holds (how constants are written down)."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+@dataclass
+class RecordField:
+    """One field of a record argument: a scalar parameter of its own, or a constant compiled in."""
+
+    name: str
+    pt: PyType  # its type in the kernel
+    e: ir.Expr  # the parameter's Var, or the constant
+    obs: PyType  # what the profile observed (trip-count estimates read this)
+    param: tuple[str, DType, str] | None = None  # (IR name, dtype, host pytype); None for a constant
+    constant: dict[str, Any] | None = None  # {"value", "pytype", "dtype"} when compiled in
+    used: bool = False
+    unsupported: str = ""  # why the field cannot be read (not a number), if so
+
+
+@dataclass
+class RecordArg:
+    """An argument that is a tuple, namedtuple or dataclass of numbers, taken apart into fields."""
+
+    pyname: str
+    kind: str  # tuple | namedtuple | dataclass
+    pytype: str  # class name ("tuple" for a plain tuple)
+    position: int
+    fields: list[RecordField]
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.fields]
+
+    @property
+    def what(self) -> str:
+        """How messages name it: "tuple p", "Point p"."""
+        return f"{'tuple' if self.kind == 'tuple' else self.pytype} {self.pyname}"
+
+
 @dataclass
 class VarState:
     pt: PyType | None = None
@@ -115,6 +161,7 @@ class Scope:
     consts: dict[str, TE] = field(default_factory=dict)
     scalar_params: dict[str, tuple[str, DType, PyType, int, str]] = field(default_factory=dict)
     obs_params: dict[str, PyType] = field(default_factory=dict)
+    records: dict[str, RecordArg] = field(default_factory=dict)  # record arguments by name
     global_values: dict[str, Any] = field(default_factory=dict)
     facts: dict[str, tuple[int, int]] = field(default_factory=dict)
     views: dict[str, Any] = field(

@@ -61,6 +61,9 @@ class Statements:
         if isinstance(s, ast.AugAssign):
             return self.augassign(s)
         if isinstance(s, ast.For):
+            unrolled = self.record_for(s)
+            if unrolled is not None:
+                return unrolled
             return [self.for_loop(self.indexed_for(s))]
         if isinstance(s, ast.If):
             cond = self.truth(self.expr(s.test), s.test)
@@ -157,6 +160,10 @@ class Statements:
         names = target.elts
         if not all(isinstance(n, ast.Name) for n in names):
             raise Reject(line, "tuple assignment to something other than names")
+        rec = self.record_of(value)
+        if rec is not None:
+            return self.record_unpack(rec, names, line)
+        value = self.row_items(value, len(names)) or value
         if isinstance(value, ast.Attribute) and value.attr == "shape":
             arr = self.array_of(value.value)
             if arr is None or len(arr.shape) != len(names):
@@ -188,6 +195,21 @@ class Statements:
             out.append(self.assign_var(n.id, self.read_var(tmp, n), line, n))
         return out
 
+    def row_items(self, value: ast.expr, n: int) -> ast.Tuple | None:
+        """`a[i]` of a 2-D array or list with rows of `n` items, as the tuple `(a[i][0], ..., a[i][n-1])`
+        (unpacking a row reads its items; the right-hand side is whole before any name is bound)."""
+        if not isinstance(value, ast.Subscript) or isinstance(value.slice, (ast.Slice, ast.Tuple)):
+            return None
+        arr = self.array_of(value.value)
+        if not isinstance(arr, ArrayInfo) or len(arr.shape) != 2 or arr.shape[1] != n:
+            return None
+        load = ast.Load()
+        items = [ast.Subscript(value, ast.Constant(k), load) for k in range(n)]
+        row = ast.Tuple(items, load)
+        for node in (row, *items, *(i.slice for i in items)):
+            ast.copy_location(node, value)
+        return row
+
     def augassign(self, s: ast.AugAssign) -> list[ir.Stmt]:
         op = BINOPS.get(type(s.op))
         line = s.lineno
@@ -217,6 +239,8 @@ class Statements:
     def store_value(self, te: TE, arr: ArrayInfo, line: int) -> ir.Expr:
         if arr.kind == "rom":
             raise Reject(line, f"writes to global array {arr.pyname} (kernels may only read globals)")
+        if arr.pytype == "list_tuple":
+            raise Reject(line, f"writes to {arr.pyname}, a list of tuples (tuples cannot change)")
         if arr.elem_key is not None:
             key = arr.elem_key
             prev = self.r.assigned.get(key)

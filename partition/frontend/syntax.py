@@ -123,3 +123,16 @@ def text(node: ast.AST, limit: int = 48) -> str:
     """Source form of an expression for messages (shortened)."""
     s = ast.unparse(node)
     return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def jumps(s: ast.stmt, kinds: tuple[type, ...]) -> bool:
+    """A statement of `kinds` (break, continue) in `s` that belongs to the loop around `s`."""
+    if isinstance(s, kinds):
+        return True
+    if isinstance(s, (ast.For, ast.While, ast.AsyncFor)):
+        return any(jumps(b, kinds) for b in s.orelse)  # the loop's own body has its own jumps
+    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False
+    return any(
+        jumps(b, kinds) for f in ("body", "orelse", "finalbody", "handlers") for b in getattr(s, f, []) or []
+    )

@@ -142,7 +142,7 @@ class Variables:
         return pt
 
     def assign_var(self, pyname: str, te: TE, line: int, value_node: ast.AST | None) -> ir.Stmt:
-        if pyname in self.scalar_params or pyname in self.consts:
+        if pyname in self.scalar_params or pyname in self.consts or pyname in self.sc.records:
             raise Reject(line, f"assignment to parameter {pyname} (use a new local name)")
         key = self.key(pyname)
         self.r.dead_loop_vars.discard(key)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from partition.fuzz.draw import Draw
-from partition.fuzz.parts import Arr, Loop, Param, Var
+from partition.fuzz.parts import Arr, Loop, Param, Rec, Var
 from partition.fuzz.typed import FLOAT_DTS, INT_DTS, Ex
 
 MAX_DEPTH = 3  # expression nesting
@@ -35,6 +35,7 @@ class KernelBuilder:
         self.vars: dict[str, Var] = {}
         self.params: list[Param] = []
         self.scalars: dict[str, Ex] = {}  # scalar parameters
+        self.records: dict[str, Rec] = {}  # record parameters (tuples, namedtuples, dataclasses)
         self.loops: list[Loop] = []
         self.globals_src: list[str] = []
         self.lut_dt = "int16"  # the dtype of the lookup table gathers read (LUT8)

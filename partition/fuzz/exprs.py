@@ -156,6 +156,8 @@ class ExprGen(KernelBuilder):
             opts.append(("load", 8))
         if self.scalars:
             opts.append(("param", 3))
+        if self.records:
+            opts.append(("record", 3))
         if self.vars:
             opts.append(("var", 3))
         if self.loops:
@@ -166,6 +168,8 @@ class ExprGen(KernelBuilder):
         if how == "param":
             name = d.choice(list(self.scalars))
             return self.scalars[name]
+        if how == "record":
+            return self.record_leaf()
         if how == "var":
             v = self.vars[d.choice(list(self.vars))]
             return v.ex
@@ -470,8 +474,8 @@ class ExprGen(KernelBuilder):
         b = self.operand(depth, want)
         name = self.fresh("helper")
         params = ("p", "q")
-        saved = (self.arrays, self.vars, self.scalars, self.loops)
-        self.arrays, self.vars, self.loops = {}, {}, []
+        saved = (self.arrays, self.vars, self.scalars, self.loops, self.records)
+        self.arrays, self.vars, self.loops, self.records = {}, {}, [], {}
         pa = a if a.kind != "int" else pyint("p", a.lo, a.hi)
         pb = b if b.kind != "int" else pyint("q", b.lo, b.hi)
         self.scalars = {"p": Ex("p", pa.samples, pa.lo, pa.hi), "q": Ex("q", pb.samples, pb.lo, pb.hi)}
@@ -481,7 +485,7 @@ class ExprGen(KernelBuilder):
             cond = self.condition(2)
             other = self.like(body, 2)
         finally:
-            self.arrays, self.vars, self.scalars, self.loops = saved
+            self.arrays, self.vars, self.scalars, self.loops, self.records = saved
         if other is None or body.kind == "int":
             src = [f"def {name}({params[0]}, {params[1]}):", f"    return {body.text}"]
             result = body

@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from partition.fuzz.parts import Case
+from partition.fuzz.records import record_types
 
 _SOURCE_FEATURES = {
     "floor division //": r"\s//\s",
@@ -55,6 +56,8 @@ def describe(case: Case) -> list[str]:
                 out.add("odd array length")
         elif isinstance(v, np.generic):
             out.add(f"numpy scalar {v.dtype.name}")
+        elif record_types(v) is not None:
+            out.add(str(record_types(v)))
         elif isinstance(v, list):
             out.add("list argument")
         elif isinstance(v, bool):

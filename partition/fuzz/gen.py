@@ -5,7 +5,7 @@ module-level constants it uses) in the styles the frontend accepts — counted a
 loops, `if`/`elif`/`else`, `break`/`continue`, element reads and writes with computed and
 negative indices, reductions, whole-array numpy, helper calls, tuples, lists — over
 numpy int8..uint64 scalars and arrays, Python ints, bools and (for the C-simulation path)
-floats, with array sizes that include 1 and odd lengths. Its inputs mix random values over
+floats, and tuples, namedtuples and dataclasses of those as arguments, with array sizes that include 1 and odd lengths. Its inputs mix random values over
 each dtype's whole range with the extremes (MIN, MAX, 0, -1, 1).
 
 Every expression is typed while it is built: it carries sample values of its Python/numpy
@@ -26,12 +26,13 @@ from partition.fuzz.builder import SHAPES_2D, SHAPES_3D, SIZES_1D
 from partition.fuzz.draw import Draw, SeededDraw
 from partition.fuzz.inputs import input_calls
 from partition.fuzz.parts import Arr, Case, Param
+from partition.fuzz.records import RecordGen
 from partition.fuzz.stmts import StmtGen
 from partition.fuzz.typed import np_ctor, npval, pybool, pyfloat, pyint
 from partition.fuzz.wholearray import ArrayGen
 
 
-class Gen(StmtGen, ArrayGen):
+class Gen(StmtGen, ArrayGen, RecordGen):
     """A kernel function: its parameters, a ROM, the body's statements and its returns."""
 
     # ------------------------------------------------------------ parameters
@@ -53,6 +54,8 @@ class Gen(StmtGen, ArrayGen):
             self.arrays[name] = Arr(name, dt, shape, writable=self.d.chance(0.3))
         for _ in range(self.d.weighted([(0, 2), (1, 4), (2, 3), (3, 1)])):
             self.add_scalar_param()
+        if self.d.chance(0.15):
+            self.add_record_param()
 
     def add_list_param(self, name: str) -> None:
         shape = (self.d.choice(SIZES_1D),) if self.d.chance(0.8) else self.d.choice(SHAPES_2D)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from partition.fuzz.parts import Param
+from partition.fuzz.records import record_value
 from partition.fuzz.typed import FLOAT_DTS, INT_DTS
 
 STYLES = ["full", "extremes", "small", "full", "extremes", "full"]
@@ -18,6 +19,8 @@ STYLES = ["full", "extremes", "small", "full", "extremes", "full"]
 
 def input_value(p: Param, rng: np.random.Generator, style: str) -> Any:
     """A value of parameter p in one of the input styles: full (random over the range), extremes, small."""
+    if p.what == "record":
+        return record_value(p, [input_value(f, rng, style) for f in p.fields])
     if p.what in ("array", "list") and p.dt in INT_DTS:
         info = np.iinfo(p.dt)
         lo, hi = (int(info.min), int(info.max)) if p.what == "array" else (p.lo, p.hi)

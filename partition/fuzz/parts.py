@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from partition.fuzz.typed import Ex, arr_sample
+from partition.fuzz.typed import Ex, arr_sample, pyint
 
 
 @dataclass
@@ -44,6 +44,8 @@ class Param:
     flo: float = 0.0
     fhi: float = 0.0
     mode: str = "full"  # input values: full (whole dtype range), small, bits (0..7)
+    record: str = ""  # what "record": tuple | namedtuple | dataclass (dt: its class name)
+    fields: list[Param] = field(default_factory=list)  # a record's fields (name: the field's)
 
 
 @dataclass
@@ -64,6 +66,24 @@ class Loop:
     trips: int
     is_while: bool = False
     elem: Ex | None = None  # `for v in a:`: v is an element, not an index
+    unrolled: bool = False  # over a record's items: no break, continue or return inside
+
+
+@dataclass
+class Rec:
+    """A record parameter: its kind, class, and what reading each field gives (by field name)."""
+
+    name: str
+    kind: str  # tuple | namedtuple | dataclass
+    cls: str
+    fields: list[tuple[str, Ex]]
+
+    def joined(self) -> Ex | None:
+        """What any item is when all are Python ints (their intervals joined), else None."""
+        exs = [e for _, e in self.fields]
+        if self.kind == "dataclass" or not all(e.kind == "int" for e in exs):
+            return None
+        return pyint("_", min(e.lo for e in exs), max(e.hi for e in exs))
 
 
 @dataclass

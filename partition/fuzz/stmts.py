@@ -56,9 +56,9 @@ class StmtGen(ExprGen):
         arr = d.choice(cands)
         c = self.operand(1, "")
         name = self.fresh("update")
-        saved = (self.arrays, self.vars, self.scalars, self.loops)
+        saved = (self.arrays, self.vars, self.scalars, self.loops, self.records)
         v = Arr("v", arr.dt, arr.shape, writable=True)
-        self.arrays, self.vars = {"v": v}, {}
+        self.arrays, self.vars, self.records = {"v": v}, {}, {}
         self.scalars = {"c": Ex("c", c.samples, c.lo, c.hi)}
         self.loops = [Loop("k", 0, arr.shape[0] - 1, arr.shape[0])]
         try:
@@ -68,7 +68,7 @@ class StmtGen(ExprGen):
                 if value is not None:
                     break
         finally:
-            self.arrays, self.vars, self.scalars, self.loops = saved
+            self.arrays, self.vars, self.scalars, self.loops, self.records = saved
         if value is None:
             return
         self.helpers_src.append(
@@ -356,6 +356,8 @@ class StmtGen(ExprGen):
 
     def stmt_for(self, depth: int) -> None:
         lp = self.elements_header() if self.d.chance(0.15) else None
+        if lp is None and self.records and self.d.chance(0.2):
+            lp = self.record_header()
         lp = lp or self.loop_header()
         if lp is None:
             self.stmt_assign()
@@ -365,14 +367,14 @@ class StmtGen(ExprGen):
         try:
             with self.block():
                 n = self.d.int(1, 3)
-                exit_at = self.d.int(0, n) if self.d.chance(0.25) else -1
+                exit_at = self.d.int(0, n) if self.d.chance(0.25) and not lp.unrolled else -1
                 for k in range(n):
                     if k == exit_at:
                         self.loop_exit()
                     self.stmt(depth + 1)
                 if exit_at == n:
                     self.loop_exit()
-                if depth == 0 and not self.cond_depth:
+                if depth == 0 and not self.cond_depth and not lp.unrolled:
                     self.maybe_early_return()
         finally:
             self.loops.pop()

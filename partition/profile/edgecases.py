@@ -17,6 +17,7 @@ import numpy as np
 
 from partition.dtypes import is_supported_numpy
 from partition.profile.model import FunctionProfile, Sample, encode_value
+from partition.profile.records import record_kind, record_values
 from partition.profile.sandbox import Timeout, deadline
 from partition.profile.tasks import Task
 
@@ -140,6 +141,35 @@ def _synth_scalar(v: Any, sig: dict[str, Any], mode: str) -> Any:
     return type(v)(x)
 
 
+def _record_fields(v: Any) -> list[Any] | None:
+    """The fields of a tuple, namedtuple or dataclass of numbers (None for anything else)."""
+    if type(v) is tuple:
+        fields = list(v)
+    else:
+        desc = record_kind(type(v))
+        if desc is None:
+            return None
+        fields = record_values(v, *desc)
+    if all(_edge_kind(x) == "scalar" for x in fields):
+        return fields
+    return None
+
+
+def _synth_record(v: Any, sig: dict[str, Any], mode: str) -> Any:
+    """A record of the same class whose every field is synthesised as a scalar argument is."""
+    items = sig.get("items") if isinstance(sig, dict) else None
+    fields = _record_fields(v) or []
+    sigs = items if isinstance(items, list) and len(items) == len(fields) else [{}] * len(fields)
+    values = [_synth_scalar(x, s, mode) for x, s in zip(fields, sigs)]
+    if type(v) is tuple:
+        return tuple(values)
+    desc = record_kind(type(v))
+    assert desc is not None
+    if desc[0] == "namedtuple":
+        return type(v)(*values)
+    return type(v)(**dict(zip(desc[1], values)))
+
+
 def _edge_kind(v: Any) -> str | None:
     """How an input can be synthesised, or None when it cannot."""
     if isinstance(v, np.ndarray):
@@ -153,6 +183,8 @@ def _edge_kind(v: Any) -> str | None:
         kinds = {type(x) for x in leaves}
         if len(kinds) == 1 and kinds <= {int, float}:
             return "list"
+    if (type(v) is tuple or record_kind(type(v)) is not None) and _record_fields(v) is not None:
+        return "record"
     return None
 
 
@@ -173,6 +205,11 @@ def edge_vectors(task: Task, fp: FunctionProfile, first: list[Any], time_limit: 
                 args.append(_synth_array(v, sig, mode, rng))
             elif kind == "list":
                 args.append(_synth_list(v, sig, mode, rng))
+            elif kind == "record":
+                try:
+                    args.append(_synth_record(v, sig, mode))
+                except Exception:  # a record class that cannot be rebuilt from its fields
+                    return out
             else:
                 args.append(_synth_scalar(v, sig, mode))
         try:

@@ -21,7 +21,14 @@ it (then no scaling applies).
 
 Values (sample vectors, globals) are encoded by `encode_value`: numpy arrays as
 base64 of their little-endian bytes, scalars as JSON numbers, lists/tuples
-recursively. Signatures describe types and observed ranges (`sig_*` below).
+recursively, namedtuples and dataclass instances as their class name, field
+names and field values (they decode to stand-ins of the same name and fields,
+`partition.profile.records`). Signatures describe types and observed ranges
+(`sig_*` below).
+
+Record values and signatures ("namedtuple", "dataclass") were added to format 1
+without changing its name: a reader that does not know them sees an opaque
+value and an unknown type, as it saw such arguments before.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from partition.errors import PartitionError
+from partition.profile.records import make_record, record_kind, record_values
 
 FORMAT = "partition-profile/1"
 MAIN = "<main>"
@@ -84,6 +92,17 @@ def encode_value(v: Any) -> dict[str, Any]:
         return {"t": "none"}
     if isinstance(v, list):
         return {"t": "list", "items": [encode_value(x) for x in v]}
+    if type(v) is tuple:
+        return {"t": "tuple", "items": [encode_value(x) for x in v]}
+    desc = record_kind(type(v))
+    if desc is not None:
+        kind, fields = desc
+        return {
+            "t": kind,
+            "pytype": type(v).__name__,
+            "fields": list(fields),
+            "items": [encode_value(x) for x in record_values(v, kind, fields)],
+        }
     if isinstance(v, tuple):
         return {"t": "tuple", "items": [encode_value(x) for x in v]}
     return {"t": "opaque", "pytype": type(v).__name__}
@@ -112,6 +131,9 @@ def decode_value(d: dict[str, Any]) -> Any:
         return [decode_value(x) for x in d["items"]]
     if t == "tuple":
         return tuple(decode_value(x) for x in d["items"])
+    if t in ("namedtuple", "dataclass"):
+        items = [decode_value(x) for x in d["items"]]
+        return make_record(t, str(d["pytype"]), tuple(d["fields"]), items)
     return None
 
 
@@ -142,6 +164,9 @@ def value_nbytes(v: Any) -> int:
 #   {"type": "npscalar", "dtype": "int16", "min": .., "max": ..}
 #   {"type": "list", "elem": sig, "len": 16}   homogeneous list ("len" null, "lens" when varying)
 #   {"type": "tuple", "items": [sig, ...]}
+#   {"type": "namedtuple", "pytype": "Point", "fields": ["x", "y"], "items": [sig, ...]}
+#   {"type": "dataclass", "pytype": "Rect", "fields": ["x", "y", "w", "h"], "items": [sig, ...]}
+#                                              one sig per field, in field order
 #   {"type": "none"}
 #   {"type": "mixed", "types": ["int", "str"]} calls disagree on the type
 #   {"type": "object", "pytype": "str"}        anything else

@@ -32,6 +32,7 @@ import numpy as np
 from partition.profile.edgecases import edge_vectors
 from partition.profile.model import FunctionProfile, decode_value
 from partition.profile.ranges import local_ranges
+from partition.profile.records import record_kind, record_values
 from partition.profile.sandbox import quiet_sandbox
 from partition.profile.tasks import Task
 
@@ -45,6 +46,9 @@ def _replayable(v: Any) -> bool:
         return True
     if isinstance(v, list | tuple):
         return all(_replayable(x) for x in v)
+    desc = record_kind(type(v))  # a decoded namedtuple or dataclass (a stand-in of the app's class)
+    if desc is not None:
+        return all(_replayable(x) for x in record_values(v, *desc))
     return False
 
 
@@ -85,6 +89,6 @@ def _opaque(enc: dict[str, Any]) -> bool:
     t = enc.get("t")
     if t == "opaque":
         return True
-    if t in ("list", "tuple"):
+    if t in ("list", "tuple", "namedtuple", "dataclass"):
         return any(_opaque(x) for x in enc["items"])
     return False

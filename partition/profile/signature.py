@@ -20,10 +20,11 @@ from typing import Any
 import numpy as np
 
 from partition.profile.model import enc_float
+from partition.profile.records import MAX_FIELDS, record_kind, record_values
 
 _ndarray = np.ndarray
 _generic = np.generic
-_MAX_TUPLE = 16  # longer tuples are described by kind only
+_MAX_TUPLE = MAX_FIELDS  # longer tuples are described by kind only
 
 
 def json_float(v: float) -> float | str:
@@ -111,6 +112,7 @@ class SigAcc:
         "none",
         "npscalars",
         "objects",
+        "records",
         "tuples",
     )
 
@@ -128,6 +130,8 @@ class SigAcc:
         self.lens: set[int] | None = None  # list lengths seen (None: no list seen)
         self.elem: SigAcc | None = None
         self.tuples: dict[int, list[SigAcc]] = {}
+        # namedtuples and dataclass instances: (kind, class name, fields) -> one accumulator per field
+        self.records: dict[tuple[str, str, tuple[str, ...]], list[SigAcc]] = {}
         self.objects: set[str] = set()
 
     @property
@@ -179,7 +183,17 @@ class SigAcc:
             for a, x in zip(accs, v):
                 a.observe(x, full)
         else:
-            self.objects.add(tp.__name__)
+            desc = record_kind(tp)
+            if desc is None:
+                self.objects.add(tp.__name__)
+                return
+            kind, fields = desc
+            key = (kind, tp.__name__, fields)
+            accs = self.records.get(key)
+            if accs is None:
+                accs = self.records[key] = [SigAcc() for _ in fields]
+            for a, x in zip(accs, record_values(v, kind, fields)):
+                a.observe(x, full)
 
     def _npscalar(self, v: np.generic) -> None:
         dt = v.dtype
@@ -291,6 +305,12 @@ class SigAcc:
                 accs = self.tuples[n] = [SigAcc() for _ in oaccs]
             for a, b in zip(accs, oaccs):
                 a.merge(b)
+        for key, oaccs in other.records.items():
+            accs = self.records.get(key)
+            if accs is None:
+                accs = self.records[key] = [SigAcc() for _ in oaccs]
+            for a, b in zip(accs, oaccs):
+                a.merge(b)
         self.objects |= other.objects
 
     # ------------------------------------------------------------ summary
@@ -335,6 +355,9 @@ class SigAcc:
             parts.append(("list", sig))
         for n, accs in self.tuples.items():
             parts.append((f"tuple[{n}]", {"type": "tuple", "items": [a.to_sig() for a in accs]}))
+        for (kind, name, fields), accs in self.records.items():
+            sig = {"type": kind, "pytype": name, "fields": list(fields), "items": [a.to_sig() for a in accs]}
+            parts.append((f"{kind}[{name}]", sig))
         for name in self.objects:
             parts.append((name, {"type": "object", "pytype": name}))
         return parts

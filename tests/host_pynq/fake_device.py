@@ -11,7 +11,8 @@ hardware behaves, independently of the runtime's own conversions:
   `latency` reads of CTRL it computes and latches ap_done, which the next read
   returns and clears (clear on read);
 * computing means decoding the argument registers with numpy (pointers to device
-  arrays, scalars from their bits), running the reference Python function on
+  arrays, scalars from their bits, record arguments rebuilt from their fields'
+  registers and compiled-in constants), running the reference Python function on
   device memory, and encoding its scalar return into ap_return.
 * an AXI-Stream chain (spec "chains") is a FIFO of bytes per consumer argument: a
   producer's streamed result goes into it, and a consumer that finds it empty keeps
@@ -160,6 +161,7 @@ class FakePort(KernelPort):
     def _compute(self) -> None:
         k = self.spec
         args: list[Any] = [None] * len(k.py_params)
+        fields: dict[int, dict[str, Any]] = {}
         produced = {}
         for p in k.params:
             if p.stream:
@@ -186,12 +188,23 @@ class FakePort(KernelPort):
                     v = float(v)
                 elif p.pytype == "bool":
                     v = bool(v)
-                args[p.position] = v
+                if p.field is not None:
+                    fields.setdefault(p.position, {})[p.field] = v
+                else:
+                    args[p.position] = v
         for pos, name in enumerate(k.py_params):
             if name in k.specialised:
                 e = k.specialised[name]
                 v = e["value"]
                 args[pos] = np_dtype(e["dtype"]).type(v) if e["pytype"] == "npscalar" else v
+            st = k.structs.get(name)
+            if st is not None:
+                values = fields.get(pos, {})
+                for f, e in st.constants.items():
+                    values[f] = (
+                        np_dtype(e["dtype"]).type(e["value"]) if e["pytype"] == "npscalar" else e["value"]
+                    )
+                args[pos] = st.build(values)
         result = self.model(*args)
         items = list(result) if k.return_tuple else ([result] if k.returns else [])
         for (kind, what), item in zip(k.returns, items):

@@ -1,9 +1,8 @@
 """Runtime scenarios over the fake device: run by pytest (tests/test_host_runtime.py) and,
 unchanged, by selftest.py under the board-like interpreter (Python 3.10, numpy < 2).
 
-KERNELS describes the test kernels in plain data (pytest turns them into partition IR
-kernels and writes their spec with partition.codegen.host.host_spec); FUNCTIONS are
-their Python originals. Each `scenario_*` takes the spec path and asserts.
+The test kernels and their Python originals are in kernel_models.py. Each `scenario_*`
+takes the spec path and asserts.
 """
 
 from __future__ import annotations
@@ -15,269 +14,29 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fake_device import FakeBackend, decode_register
+from fake_device import decode_register
+from kernel_models import (
+    DTYPES,
+    FUNCTIONS,
+    Box,
+    Point,
+    Rect,
+    Vec,
+    axpy,
+    chain_a,
+    chain_b,
+    chain_c,
+    fill,
+    hist_list,
+    mix,
+    rect_score,
+    runtime,
+    scale_add,
+    scale_k,
+    stats2,
+)
 from partition_runtime import CallError, KernelTimeout, Runtime, SpecError, StreamedResult, load_spec
 from partition_runtime.cpu_backend import CpuBackend
-
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-]
-
-
-def _arr(name, dtype, shape, direction, origin, stream=False):
-    d = {
-        "name": name,
-        "kind": "array",
-        "dtype": dtype,
-        "shape": list(shape),
-        "direction": direction,
-        "pytype": "ndarray",
-        "origin": list(origin),
-    }
-    if stream:
-        d["stream"] = True
-    return d
-
-
-def _list(name, dtype, shape, direction, origin, pytype="list"):
-    d = _arr(name, dtype, shape, direction, origin)
-    d["pytype"] = pytype
-    return d
-
-
-def _sc(name, dtype, pytype, pos):
-    return {
-        "name": name,
-        "kind": "scalar",
-        "dtype": dtype,
-        "shape": [],
-        "direction": "in",
-        "pytype": pytype,
-        "origin": ["arg", pos],
-    }
-
-
-def _k(py_params, params, returns=(), tuple_=False, ret=None, ret_pytype="", specialised=None):
-    return {
-        "py_params": list(py_params),
-        "params": params,
-        "returns": [list(r) for r in returns],
-        "return_tuple": tuple_,
-        "ret": ret,
-        "ret_pytype": ret_pytype,
-        "specialised": specialised or {},
-    }
-
-
-KERNELS: dict[str, dict[str, Any]] = {
-    # an AXI-Stream chain of three: chain_a -> chain_b -> chain_c (CHAINS)
-    "chain_a": _k(
-        ["x", "k"],
-        [
-            _arr("x", "int32", (8,), "in", ("arg", 0)),
-            _sc("k", "int32", "int", 1),
-            _arr("out_r", "int32", (8,), "out", ("return", 0), stream=True),
-        ],
-        returns=[("param", "out_r")],
-    ),
-    "chain_b": _k(
-        ["y", "k"],
-        [
-            _arr("y", "int32", (8,), "in", ("arg", 0), stream=True),
-            _sc("k", "int32", "int", 1),
-            _arr("out_r", "int32", (8,), "out", ("return", 0), stream=True),
-        ],
-        returns=[("param", "out_r")],
-    ),
-    "chain_c": _k(
-        ["y"],
-        [
-            _arr("y", "int32", (8,), "in", ("arg", 0), stream=True),
-            _arr("out_r", "int32", (8,), "out", ("return", 0)),
-        ],
-        returns=[("param", "out_r")],
-    ),
-    "scale_add": _k(
-        ["x", "y"],
-        [
-            _arr("x", "int16", (16,), "in", ("arg", 0)),
-            _arr("y", "int16", (16,), "in", ("arg", 1)),
-            _arr("out_r", "int32", (16,), "out", ("return", 0)),
-        ],
-        returns=[("param", "out_r")],
-    ),
-    "mix": _k(
-        ["a", "n", "f", "flag", "s"],
-        [
-            _arr("a", "float32", (3, 4), "inout", ("arg", 0)),
-            _sc("n", "int16", "int", 1),
-            _sc("f", "float64", "float", 2),
-            _sc("flag", "bool", "bool", 3),
-            _sc("s", "uint64", "npscalar", 4),
-        ],
-        returns=[("param", "a"), ("scalar", "int64")],
-        tuple_=True,
-        ret="int64",
-        ret_pytype="int",
-    ),
-    "scale_k": _k(
-        ["x", "k"],
-        [_arr("x", "int32", (8,), "in", ("arg", 0)), _arr("out_r", "int32", (8,), "out", ("return", 0))],
-        returns=[("param", "out_r")],
-        specialised={"k": 3},
-    ),
-    "axpy": _k(
-        ["y", "x", "a"],
-        [
-            _arr("y", "float64", (8,), "inout", ("arg", 0)),
-            _arr("x", "float64", (8,), "in", ("arg", 1)),
-            _sc("a", "float64", "float", 2),
-        ],
-    ),
-    "fill": _k(["dst", "v"], [_arr("dst", "int32", (8,), "out", ("arg", 0)), _sc("v", "int32", "int", 1)]),
-    "stats2": _k(
-        ["m"],
-        [
-            _arr("m", "float64", (2, 3), "in", ("arg", 0)),
-            _arr("lo", "float64", (3,), "out", ("return", 0)),
-            _arr("hi", "float64", (3,), "out", ("return", 2)),
-        ],
-        returns=[("param", "lo"), ("scalar", "float64"), ("param", "hi")],
-        tuple_=True,
-        ret="float64",
-        ret_pytype="float",
-    ),
-    "hist_list": _k(
-        ["xs", "grid"],
-        [
-            _list("xs", "int16", (6,), "inout", ("arg", 0)),
-            _list("grid", "int8", (2, 3), "in", ("arg", 1)),
-            _list("counts", "int32", (4,), "out", ("return", 0)),
-            _list("scaled", "int16", (6,), "out", ("return", 1), pytype="list_np"),
-        ],
-        returns=[("param", "counts"), ("param", "scaled")],
-        tuple_=True,
-    ),
-}
-for _dt in DTYPES:
-    KERNELS[f"ident_{_dt}"] = _k(
-        ["v"], [_sc("v", _dt, "npscalar", 0)], returns=[("scalar", _dt)], ret=_dt, ret_pytype="npscalar"
-    )
-KERNELS["ident_pyint"] = _k(
-    ["v"], [_sc("v", "int64", "int", 0)], returns=[("scalar", "int64")], ret="int64", ret_pytype="int"
-)
-KERNELS["ident_pyfloat"] = _k(
-    ["v"],
-    [_sc("v", "float64", "float", 0)],
-    returns=[("scalar", "float64")],
-    ret="float64",
-    ret_pytype="float",
-)
-KERNELS["ident_pybool"] = _k(
-    ["v"], [_sc("v", "bool", "bool", 0)], returns=[("scalar", "bool")], ret="bool", ret_pytype="bool"
-)
-
-
-def scale_add(x, y):
-    out = np.zeros(len(x), dtype=np.int32)
-    for i in range(len(x)):
-        out[i] = np.int32(x[i]) * 3 + np.int32(y[i])
-    return out
-
-
-def mix(a, n, f, flag, s):
-    a *= np.float32(2)
-    a += np.float32(f)
-    total = n * 3 + (1 if flag else 0) + int(s % np.uint64(1000))
-    return a, total
-
-
-def scale_k(x, k):
-    return x * k
-
-
-def chain_a(x, k):
-    return x * k
-
-
-def chain_b(y, k):
-    return y + k
-
-
-def chain_c(y):
-    return y - 1
-
-
-CHAINS = [
-    {"src": "chain_a", "out": "out_r", "dst": "chain_b", "in": "y"},
-    {"src": "chain_b", "out": "out_r", "dst": "chain_c", "in": "y"},
-]
-
-
-def axpy(y, x, a):
-    y += a * x
-
-
-def fill(dst, v):
-    dst[:] = v
-
-
-def stats2(m):
-    lo = m.min(axis=0)
-    hi = m.max(axis=0)
-    return lo, float(m.sum()), hi
-
-
-def ident(v):
-    return v
-
-
-def hist_list(xs, grid):
-    counts = [0] * 4
-    scaled = [np.int16(0)] * len(xs)
-    for i in range(len(xs)):
-        counts[xs[i] % 4] += grid[i % 2][i % 3]
-        scaled[i] = np.int16(xs[i] * 2)
-        xs[i] = xs[i] + 1
-    return counts, scaled
-
-
-FUNCTIONS = {
-    "chain_a": chain_a,
-    "chain_b": chain_b,
-    "chain_c": chain_c,
-    "axpy": axpy,
-    "scale_add": scale_add,
-    "mix": mix,
-    "scale_k": scale_k,
-    "fill": fill,
-    "stats2": stats2,
-    "hist_list": hist_list,
-}
-for _name in KERNELS:
-    if _name.startswith("ident_"):
-        FUNCTIONS[_name] = ident
-
-
-def runtime(
-    spec: Path, models: dict | None = None, latency: int = 3, **kw: Any
-) -> tuple[Runtime, FakeBackend]:
-    m = dict(FUNCTIONS)
-    m.update(models or {})
-    backend = FakeBackend(m, latency=latency)
-    kw.setdefault("log", io.StringIO())
-    rt = Runtime(backend, spec, functions=FUNCTIONS, **kw)
-    return rt, backend
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -711,6 +470,57 @@ def scenario_chains(spec: Path) -> None:
     assert rt.kernel("chain_b").stats.fallbacks == 0
 
 
+def scenario_records(spec: Path) -> None:
+    """Record arguments: each field the kernel reads goes to its own register; a record of another
+    kind, class or length, a field of another type or beyond its register, or a compiled-in field
+    with another value runs the call on the CPU."""
+    rt, be = runtime(spec)
+    f = rt["rect_score"]
+    port = be.ports["rect_score"]
+    pts = [(1, 2), (-3, 4), (5, -6)]
+    args = (Rect(-300, 99, 7, 4), Point(1.5, -0.25), (3, np.uint8(200)), pts)
+    got = f(*args)
+    assert _same(got, rect_score(*args)), (got, rect_score(*args))
+    regs = {
+        n: decode_register(port.words(n), d)
+        for n, d in (("r_x", "int16"), ("r_w", "int8"), ("size_1", "uint8"))
+    }
+    assert regs == {"r_x": -300, "r_w": 7, "size_1": 200}, regs
+    assert decode_register(port.words("p_y"), "float64") == -0.25
+    assert rt.kernel("rect_score").stats.calls == 1 and rt.kernel("rect_score").stats.fallbacks == 0
+    # y is not read by the kernel: any value, any type
+    got = f(Rect(1, "anything", 2, 4), Point(0.5, 0.5), (3, np.uint8(1)), pts)
+    assert got == rect_score(Rect(1, "anything", 2, 4), Point(0.5, 0.5), (3, np.uint8(1)), pts)
+    misses = [
+        ((Rect(1.0, 0, 2, 4), *args[1:]), "argument r.x is float, the kernel takes a Python int"),
+        ((Rect(1, 0, 200, 4), *args[1:]), "argument r.w = 200 is outside int8"),
+        ((Rect(1, 0, 2, 5), *args[1:]), "argument r.h = 5; the kernel has 4 compiled in"),
+        ((Box(1, 0, 2, 4), *args[1:]), "the kernel takes a Rect dataclass"),
+        ((args[0], Vec(1.5, -0.25), *args[2:]), "the kernel takes a Point namedtuple"),
+        ((args[0], Point(1, -0.25), *args[2:]), "argument p.x is int, the kernel takes a Python float"),
+        ((*args[:2], (3, np.uint8(2), 0), pts), "the kernel takes a tuple of 2"),
+        ((*args[:2], [3, np.uint8(2)], pts), "the kernel takes a tuple of 2"),
+        ((*args[:2], (3, 2), pts), "argument size.1 is int, the kernel takes a numpy uint8 scalar"),
+        ((*args[:2], (4, np.uint8(2)), pts), "argument size.0 = 4; the kernel has 3 compiled in"),
+        ((*args[:3], [(1, 2), [3, 4], (5, 6)]), "not a list of tuples of shape (3, 2)"),
+        ((*args[:3], [(1, 2), (3, 4), (5, 6), (7, 8)]), "not a list of tuples of shape (3, 2)"),
+        ((*args[:3], [(1, 2), (3, 400), (5, 6)]), "holds 400, beyond the kernel's int8"),
+    ]
+    for call, reason in misses:
+        assert _same(f(*call), rect_score(*call)), call
+        reasons = rt.kernel("rect_score").stats.fallback_reasons
+        assert any(reason in r for r in reasons), (reason, reasons)
+    st = rt.kernel("rect_score").stats
+    assert st.calls == 2 and st.fallbacks == len(misses) and port.starts == 2
+    # the same guards with the cpu backend
+    cpu = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
+    assert cpu["rect_score"](*args) == rect_score(*args)
+    assert cpu["rect_score"](Rect(1, 0, 2, 5), *args[1:]) == rect_score(Rect(1, 0, 2, 5), *args[1:])
+    st = cpu.kernel("rect_score").stats
+    assert st.calls == 1 and st.fallbacks == 1
+    rt.close()
+
+
 def scenario_cpu_backend(spec: Path) -> None:
     rt = Runtime(CpuBackend(), spec, functions=FUNCTIONS, log=io.StringIO())
     x = np.arange(16, dtype=np.int16)
@@ -741,6 +551,10 @@ def scenario_cpu_backend(spec: Path) -> None:
         raise AssertionError("unbound task handed out")
 
 
+def _kernel(spec_data: dict, task: str) -> dict:
+    return next(k for k in spec_data["kernels"] if k["task"] == task)
+
+
 def scenario_spec_errors(spec: Path) -> None:
     import json
     import tempfile
@@ -753,6 +567,12 @@ def scenario_spec_errors(spec: Path) -> None:
             (lambda s: s["kernels"][0]["params"][0].update(pytype="dict"), "Python type"),
             (lambda s: s["kernels"][0]["regmap"]["registers"].pop(), "no register"),
             (lambda s: s["kernels"][0].pop("vlnv"), "malformed"),
+            (lambda s: _kernel(s, "rect_score").pop("structs"), "of no record argument"),
+            (lambda s: _kernel(s, "rect_score")["params"][0].update(field="z"), "of no record argument"),
+            (
+                lambda s: _kernel(s, "rect_score")["params"][5].update(direction="inout"),
+                "list of tuples the kernel writes",
+            ),
         ):
             d2 = json.loads(json.dumps(data))
             mutate(d2)
