@@ -15,6 +15,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, dtype
 from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.sequences import REDUCERS
 from partition.frontend.syntax import ARRAY_MAKERS, NUMPY_SCALAR_TYPES, SCALAR_ALIASES, SUPPORTED_TEXT
 from partition.frontend.types import (
     NP,
@@ -57,6 +58,20 @@ class Calls:
         reduced = self.arr.scalar_call(node)
         if reduced is not None:
             return reduced
+        special = self.intrinsic(node)
+        if special is not None:
+            return special
+        if (
+            isinstance(f, ast.Name)
+            and f.id in REDUCERS
+            and not self.is_local_name(f.id)
+            and not self.numpy_attr(f)
+        ):
+            if f.id in ("min", "max") and len(node.args) >= 2:
+                if node.keywords:
+                    raise Reject(line, f"call to {text}() with keyword arguments")
+                return self.minmax(f.id, node)
+            return self.seq_call(f.id, node)
         if node.keywords:
             raise Reject(line, f"call to {text}() with keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):

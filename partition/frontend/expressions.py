@@ -9,6 +9,8 @@ is needed is rejected here.
 from __future__ import annotations
 
 import ast
+import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -177,7 +179,18 @@ class Expressions:
         np_name = self.numpy_attr(node)
         if np_name in ("pi", "e", "inf", "nan"):
             return self.const_te(float(getattr(np, np_name)), line)
+        module = self.module_of(node.value)
+        if module == "math" and node.attr in ("pi", "e", "tau", "inf", "nan"):
+            return self.const_te(float(getattr(math, node.attr)), line)
+        if module == "sys" and node.attr == "maxsize":
+            return self.const_te(sys.maxsize, line)
         raise Reject(line, f"attribute {self.callee_text(node)}")
+
+    def module_of(self, node: ast.expr) -> str | None:
+        """'math' or 'sys' when `node` names that module (and no local shadows it)."""
+        if isinstance(node, ast.Name) and not self.is_local_name(node.id):
+            return self.src.modules.get(node.id)
+        return None
 
     def binop(self, op: str, a: TE, b: TE, node: ast.AST) -> TE:
         line = self.where(node)

@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from partition import ir
 from partition.dtypes import BOOL, FLOAT64, DType, dtype, narrowest_signed
 from partition.frontend.model import TE, ArrayInfo, Reject
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe
+from partition.names import c_name
 from partition.profile.model import decode_value
 
 
@@ -30,14 +32,34 @@ class Inputs:
             raise Reject(self.fn.lineno, "*args/**kwargs/keyword-only parameters")
         params = [p.arg for p in a.posonlyargs + a.args]
         sigs = self.fp.arg_sigs
-        if len(sigs) != len(params):
+        defaults = dict(zip(params[len(params) - len(a.defaults) :], a.defaults))
+        if len(sigs) > len(params) or any(p not in defaults for p in params[len(sigs) :]):
             raise Reject(
                 self.fn.lineno, f"the profile saw {len(sigs)} argument(s) but the function has {len(params)}"
             )
+        self.param_stores = _stored_names(self.fn)
         samples = [s for s in self.fp.samples if not s.edge]
         for pos, (pname, sig) in enumerate(zip(params, sigs)):
             self.bind_param(pos, pname, sig, samples)
+        for pname in params[len(sigs) :]:
+            self.bind_default(pname, defaults[pname])
         self.py_params = params
+
+    def bind_default(self, pname: str, node: ast.expr) -> None:
+        """A parameter no profiled call passed: its default value, compiled in as a constant."""
+        line = self.fn.lineno
+        try:
+            value = ast.literal_eval(node)
+        except ValueError:
+            value = None
+        if type(value) not in (int, float, bool):
+            raise Reject(
+                line,
+                f"parameter {pname} was never passed and its default {ast.unparse(node)[:40]} is not a number",
+            )
+        self.specialised[pname] = value
+        self.note(f"{pname} specialised to its default {value!r} (no profiled call passed it)")
+        self.param_value(pname, self.const_te(value, line))
 
     def bind_param(self, pos: int, pname: str, sig: dict, samples: list) -> None:
         t = sig.get("type")
@@ -90,13 +112,17 @@ class Inputs:
                 dt, pt = BOOL, PyBool()
             if constant is not None:
                 self.specialised[pname] = _plain(constant)
-                self.consts[pname] = self.const_te(constant, line)
                 self.note(f"{pname} specialised to {_plain(constant)!r} (the only value observed)")
+                self.param_value(pname, self.const_te(constant, line))
                 return
-            name = self.irname(pname)
+            rebound = pname in self.param_stores
+            key = f"@{pname}" if rebound else pname  # a rebound parameter's name is a local variable's
+            name = self.unique_name(key, c_name(pname)) if rebound else self.irname(pname)
             obs = PyInt(int(lo), int(hi)) if t == "int" else pt
-            self.scalar_params[pname] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
-            self.obs_params[pname] = obs
+            self.scalar_params[key] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
+            self.obs_params[key] = obs
+            if rebound:
+                self.param_value(pname, TE(pt, ir.Var(name, dt)))
             if t == "int":
                 self.note(f"{pname}: Python int, observed {lo}..{hi}, passed as {dt.name}")
             return
@@ -116,6 +142,22 @@ class Inputs:
             raise Reject(line, f"argument {pname} is None")
         what = sig.get("pytype", t)
         raise Reject(line, f"argument {pname} is a {what} object")
+
+    def param_value(self, pname: str, te: TE) -> None:
+        """A scalar parameter's value: a constant, or a local variable when the body assigns the name.
+
+        Assigning a parameter rebinds a local name in Python (the caller never sees it):
+        the kernel gives the name a variable that starts as the parameter's value.
+        """
+        if pname in self.param_stores:
+            self.sc.rebound.add(pname)
+            self.param_inits[pname] = te
+        else:
+            self.consts[pname] = te
+
+    def param_init(self) -> list[ir.Stmt]:
+        """The first statements of the body: rebound parameters' variables take the parameters' values."""
+        return [self.assign_var(p, te, self.fn.lineno, None) for p, te in self.param_inits.items()]
 
     def list_param(self, pname: str, sig: dict, line: int) -> tuple[tuple[int, ...], DType, PyType]:
         """Shape, element dtype and element type of a homogeneous (nested) list argument."""
@@ -193,6 +235,22 @@ class Inputs:
             info = ArrayInfo(name, self.irname(key), dt, (len(v),), "rom", elem, init=flat)
         self.roms[key] = info
         return self.add_array(name, info)
+
+
+def _stored_names(fn: ast.FunctionDef) -> set[str]:
+    """Names the function's own statements assign (a comprehension's variables are its own)."""
+    inner = {
+        id(n)
+        for c in ast.walk(fn)
+        if isinstance(c, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp))
+        for g in c.generators
+        for n in ast.walk(g.target)
+    }
+    return {
+        n.id
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and id(n) not in inner
+    }
 
 
 def _same(a: Any, b: Any) -> bool:
