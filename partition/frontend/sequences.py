@@ -157,6 +157,11 @@ class Sequences:
         if not 1 <= len(node.args) <= nmax or any(isinstance(a, ast.Starred) for a in node.args):
             raise Reject(line, f"{name}() with {len(node.args)} arguments")
         arg = node.args[0]
+        if isinstance(arg, ast.Attribute) and arg.attr == "shape" and isinstance(arg.value, ast.Name):
+            b = self.array_of(arg.value)
+            if b is not None and len(node.args) == 1:  # a tuple of constants
+                value = {"sum": sum, "min": min, "max": max, "any": any, "all": all}[name](b.shape)
+                return self.const_te(value, line)
         if isinstance(arg, (ast.GeneratorExp, ast.ListComp)):
             gens, elt = arg.generators, arg.elt
         else:
@@ -285,8 +290,30 @@ class Sequences:
     def is_list_value(self, node: ast.expr) -> bool:
         return isinstance(node, (ast.List, ast.ListComp))
 
+    def list_call(self, node: ast.expr) -> bool:
+        """`list(seq)`: a new list of the sequence's elements."""
+        return (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "list"
+            and not self.is_local_name("list")
+            and len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
+        )
+
     def list_value(self, pyname: str, node: ast.expr, line: int) -> list[ir.Stmt]:
         """`pyname = [..]`: a display or comprehension filling a local list of constant size."""
+        if self.list_call(node):
+            arg = node.args[0]  # type: ignore[attr-defined]
+            if isinstance(arg, ast.GeneratorExp):
+                node = ast.ListComp(arg.elt, arg.generators)
+            else:
+                h = self.hidden("x")
+                node = ast.ListComp(
+                    ast.Name(h, ast.Load()), [ast.comprehension(ast.Name(h, ast.Store()), arg, [], 0)]
+                )
+            node = _fixed(node, line)  # type: ignore[assignment]
         if isinstance(node, ast.ListComp):
             return self.list_comprehension(pyname, node, line)
         assert isinstance(node, ast.List)

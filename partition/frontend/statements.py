@@ -134,7 +134,7 @@ class Statements:
                 return self.make_array(target.id, value, line)
             if isinstance(value, (ast.List, ast.ListComp, ast.BinOp)) and self.list_maker(value) is not None:
                 return self.make_list(target.id, value, line)
-            if isinstance(value, (ast.List, ast.ListComp)):
+            if isinstance(value, (ast.List, ast.ListComp)) or self.list_call(value):
                 return self.list_value(target.id, value, line)
             helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
             if helper is not None:
@@ -241,7 +241,7 @@ class Statements:
                 else:
                     self.returns.append(("param", arr.name))
                 continue
-            if isinstance(item, (ast.List, ast.ListComp)):  # a new list, returned
+            if isinstance(item, (ast.List, ast.ListComp)) or self.list_call(item):  # a new list, returned
                 out = self.returned_list(item, k, len(items), line)
                 self.returns.append(("param", out.name))
                 continue
