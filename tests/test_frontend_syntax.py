@@ -198,6 +198,16 @@ CASES = {
         S.modular_pow,
         lambda: many(lambda: (int(RNG.integers(-(10**6), 10**6)), int(RNG.integers(-(10**5), 10**5)))),
     ),
+    "identity_bool": (S.identity_bool, lambda: many(lambda: (perm_list(2), int(RNG.integers(-1000, 1000))))),
+    "normalise": (S.normalise, lambda: [*many(lambda: (pylist(floats(4)),)), ([0.0, -0.0, 0.0, 0.0],)]),
+    "trace": (S.trace, lambda: many(lambda: (ints("int32", 12).reshape(3, 4),))),
+    "row_copies": (S.row_copies, lambda: many(lambda: (ints("int16", 6).reshape(2, 3).tolist(),))),
+    "enumerate_rows": (
+        S.enumerate_rows,
+        lambda: many(lambda: (ints("int16", 6, -99, 99).reshape(3, 2).tolist(),)),
+    ),
+    "lengths": (S.lengths, lambda: many(lambda: (ints("int8", 7), *RNG.integers(-9, 9, 2).tolist()))),
+    "list_slice_loop": (S.list_slice_loop, lambda: many(lambda: (perm_list(5), np.zeros(4, np.int64)))),
 }
 
 
@@ -232,6 +242,10 @@ def test_helper_returning_a_tuple_unpacked_in_a_loop():
     calls = [(ints("int16", 6),) for _ in range(12)]
     pairs = [(int(a), int(b)) for a, b in RNG.integers(-99, 99, (8, 2))]
     check_with_helpers(S.uses_lo_hi, calls, [(S.lo_hi, pairs)])
+
+
+def test_loop_over_a_helper_s_result():
+    check_with_helpers(S.count_sieve, [(9,)], [(S.sieve, [(9,)])])  # a list of the one size profiled
 
 
 def test_loop_variable_assigned_in_its_body_does_not_change_the_count():

@@ -139,10 +139,9 @@ class Iteration:
                 value = self.unpack_row(value, len(target.elts), rank, line)
             if len(value.elts) != len(target.elts):
                 raise Reject(line, f"unpacking {len(value.elts)} values into {len(target.elts)} loop targets")
-            out: list[ast.stmt] = []
-            for t, v in zip(target.elts, value.elts):
-                out = out + self.bind(t, v, [], 1 if self.row_like(v) else 0, line)
-            return out + body
+            for t, v in reversed(list(zip(target.elts, value.elts))):  # the first target is bound first
+                body = self.bind(t, v, body, 1 if self.row_like(v) else 0, line)
+            return body
         if isinstance(value, ast.Tuple):
             raise Reject(
                 line,

@@ -351,3 +351,63 @@ def round_digits(x):
 
 def with_default(x, n, scale=3):
     return x * n + scale
+
+
+# ------------------------------------------------------------ more of the same
+
+
+def identity_bool(x, t):
+    done = x[0] > t
+    if done is False:
+        return 1
+    if done is not True:
+        return 2
+    return 3
+
+
+def normalise(x):
+    peak = max(abs(v) for v in x)
+    if peak == 0:
+        return list(x)
+    return [v / peak for v in x]
+
+
+def trace(m):
+    total = 0
+    for i in range(min(m.shape)):
+        total += m[i, i]
+    return total
+
+
+def sieve(n):
+    return [i % 3 == 0 for i in range(n)]
+
+
+def count_sieve(n):
+    return sum(sieve(n))
+
+
+def row_copies(m):
+    base = [row[:] for row in m]
+    copies = [list(r) for r in m]
+    tails = [r[1:] for r in m]
+    sums = [sum(r) for r in m]
+    m[0][0] = 9
+    return base, copies, tails, sums
+
+
+def enumerate_rows(m):
+    s = 0
+    for i, row in enumerate(m):
+        s += i * sum(row) + row[0]
+    return s
+
+
+def lengths(x, a, b):
+    return len(x[1:]) * 100 + len(range(a, b)) * 10 + len(range(b, a, -3)) + len(x[::3])
+
+
+def list_slice_loop(xs, out):
+    for k, v in enumerate(xs[1:]):
+        out[k] = v - xs[0]
+    return out
