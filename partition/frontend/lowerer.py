@@ -207,6 +207,7 @@ class Lowerer(
             self.sc = self.top
             # names are bound in program order within a round (numpy rebinding)
             self.top.arrays, self.top.views = dict(params), {}
+            self.top.facts = {}  # the hidden loops' index facts are this round's (their names are)
             self.arr.new_round()
             for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False

@@ -287,9 +287,6 @@ class Sequences:
 
     # ------------------------------------------------------------ lists
 
-    def is_list_value(self, node: ast.expr) -> bool:
-        return isinstance(node, (ast.List, ast.ListComp))
-
     def list_call(self, node: ast.expr) -> bool:
         """`list(seq)`: a new list of the sequence's elements."""
         return (
