@@ -102,7 +102,7 @@ def profile_calls(fn, calls: list[tuple], app_dir: Path) -> FunctionProfile:
     globals_ = {}
     for name in fn.__code__.co_names:
         v = fn.__globals__.get(name)
-        if isinstance(v, (np.ndarray, int, float, tuple, list)) and not isinstance(v, bool):
+        if isinstance(v, (np.ndarray, np.generic, int, float, tuple, list)) and not isinstance(v, bool):
             globals_[name] = encode_value(v)
     return FunctionProfile(
         name=fn.__name__,

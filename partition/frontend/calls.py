@@ -17,6 +17,7 @@ from partition import ir
 from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, dtype
 from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.sequences import REDUCERS
 from partition.frontend.syntax import ARRAY_MAKERS, NUMPY_SCALAR_TYPES, SCALAR_ALIASES, SUPPORTED_TEXT
 from partition.frontend.types import (
     NP,
@@ -60,6 +61,21 @@ class Calls:
         reduced = self.arr.scalar_call(node)
         if reduced is not None:
             return reduced
+        special = self.intrinsic(node)
+        if special is not None:
+            return special
+        if (
+            isinstance(f, ast.Name)
+            and f.id in REDUCERS
+            and not self.is_local_name(f.id)
+            and not self.numpy_attr(f)
+        ):
+            one_record = len(node.args) == 1 and self.record_of(node.args[0]) is not None
+            if f.id in ("min", "max") and (len(node.args) >= 2 or one_record):
+                if node.keywords:
+                    raise Reject(line, f"call to {text}() with keyword arguments")
+                return self.minmax(f.id, node)
+            return self.seq_call(f.id, node)
         if node.keywords:
             raise Reject(line, f"call to {text}() with keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -90,7 +106,7 @@ class Calls:
                     if rows is not None and len(rows.shape) == 2:
                         return self.const_te(rows.shape[1], line)
                 if arr is None:
-                    raise Reject(line, "len() of something that is not an array")
+                    return self.length_of(arg, line)
                 return self.const_te(arr.shape[0], line)
             if f.id == "int":
                 self.nargs(node, 1, text)
@@ -141,6 +157,23 @@ class Calls:
                 raise Reject(line, f"np.{np_name}() outside a plain assignment")
             raise Reject(line, f"call to {text}() (not supported; {SUPPORTED_TEXT})")
         raise Reject(line, f"call to {text}()")
+
+    def length_of(self, arg: ast.expr, line: int) -> TE:
+        """len() of a range (its length from its bounds) or of a slice, row or tuple display."""
+        if (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id == "range"
+            and not self.is_local_name("range")
+        ):
+            start, stop, step = self.range_parts(arg, line)
+            n = self.range_length(start, stop, step)[0]
+            return self.expr(ast.fix_missing_locations(ast.copy_location(n, arg)))
+        if isinstance(arg, ast.Subscript) and self.arr.rank_of(arg) is not None:
+            return self.const_te(self.static_shape(arg, line)[0], line)
+        if isinstance(arg, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in arg.elts):
+            return self.const_te(len(arg.elts), line)
+        raise Reject(line, "len() of something that is not an array, a list or a range")
 
     def nargs(self, node: ast.Call, n: int, text: str) -> None:
         if len(node.args) != n:

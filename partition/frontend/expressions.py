@@ -9,6 +9,8 @@ is needed is rejected here.
 from __future__ import annotations
 
 import ast
+import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -187,7 +189,18 @@ class Expressions:
         constant = self.math_constant(node)
         if constant is not None:
             return constant
+        module = self.module_of(node.value)
+        if module == "math" and node.attr in ("pi", "e", "tau", "inf", "nan"):
+            return self.const_te(float(getattr(math, node.attr)), line)
+        if module == "sys" and node.attr == "maxsize":
+            return self.const_te(sys.maxsize, line)
         raise Reject(line, f"attribute {self.callee_text(node)}")
+
+    def module_of(self, node: ast.expr) -> str | None:
+        """'math' or 'sys' when `node` names that module (and no local shadows it)."""
+        if isinstance(node, ast.Name) and not self.is_local_name(node.id):
+            return self.src.modules.get(node.id)
+        return None
 
     def binop(self, op: str, a: TE, b: TE, node: ast.AST) -> TE:
         line = self.where(node)
@@ -333,6 +346,8 @@ class Expressions:
         np_result = False
         for k, (op_node, right_node) in enumerate(zip(node.ops, node.comparators)):
             op = CMPS.get(type(op_node))
+            if isinstance(op_node, (ast.Is, ast.IsNot)):
+                op = self.identity_op(op_node, left, right_node, node.lineno)
             if op is None:
                 raise Reject(node.lineno, f"comparison {type(op_node).__name__}")
             self.cond_depth += k > 0
@@ -347,6 +362,17 @@ class Expressions:
             left = right
         assert result is not None
         return TE(NP(BOOL) if np_result else PyBool(), result)
+
+    def identity_op(self, op_node: ast.cmpop, left: TE, right_node: ast.expr, line: int) -> str:
+        """`x is True`/`x is not False` of Python bools: True and False are single objects, so
+        identity is equality (a numpy bool is never the Python singleton: rejected)."""
+        if not (isinstance(right_node, ast.Constant) and type(right_node.value) is bool):
+            raise Reject(line, "`is` comparison with something other than True or False")
+        if not isinstance(left.pt, PyBool):
+            raise Reject(
+                line, f"`is {right_node.value}` of {describe(left.pt)} (only a Python bool is the singleton)"
+            )
+        return "eq" if isinstance(op_node, ast.Is) else "ne"
 
     def common_cmp_dtype(self, a: PyType, b: PyType, line: int) -> DType:
         ra, rb = range_of(a), range_of(b)

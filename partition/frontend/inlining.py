@@ -14,6 +14,7 @@ from typing import Any
 
 from partition import ir
 from partition.errors import PartitionError
+from partition.frontend.iteration import for_targets
 from partition.frontend.model import TE, ArrayInfo, RecordArg, Reject, Scope, assigned_names
 from partition.frontend.source import FunctionSource, load_function
 from partition.profile.model import FunctionProfile, decode_value
@@ -61,7 +62,9 @@ class Inlining:
             )
         if node.decorator_list:
             raise Reject(self.where(f), f"call to decorated function {node.name}()")
-        return fp, FunctionSource(node, self.src.module, self.src.path, self.src.rel, *self._numpy_names())
+        return fp, FunctionSource(
+            node, self.src.module, self.src.path, self.src.rel, *self._numpy_names(), self.src.modules
+        )
 
     def _numpy_names(self) -> tuple[set[str], dict[str, str]]:
         return self.src.numpy_aliases, self.src.numpy_names
@@ -128,6 +131,7 @@ class Inlining:
             src,
             fdef,
             local_names=assigned_names(fdef) | set(params),
+            for_names=for_targets(fdef),
             global_values={name: decode_value(enc) for name, enc in fp.globals.items()},
         )
         caller, outer = self.sc, self.pending
@@ -184,6 +188,14 @@ class Inlining:
             arr = self.array_of(item) if isinstance(item, ast.Name) else None
             if arr is not None:
                 out.append(arr)
+                continue
+            if isinstance(item, (ast.List, ast.ListComp)):  # a new list, returned by reference
+                name = self.hidden("list")
+                made = self.list_value(name, item, ret.lineno)
+                stmts.extend(self.pending)
+                self.pending = []
+                stmts.extend(made)
+                out.append(self.arrays[name])
                 continue
             if self.arr.rank_of(item) is not None:
                 result, made = self.arr.helper_return(item, k, ret.lineno)

@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from partition import ir
 from partition.dtypes import BOOL, FLOAT64, DType, dtype, narrowest_signed
 from partition.frontend.model import RECORD_KINDS, TE, ArrayInfo, Reject, plain
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe
+from partition.names import c_name
 from partition.profile.model import decode_value
 
 
@@ -30,14 +32,34 @@ class Inputs:
             raise Reject(self.fn.lineno, "*args/**kwargs/keyword-only parameters")
         params = [p.arg for p in a.posonlyargs + a.args]
         sigs = self.fp.arg_sigs
-        if len(sigs) != len(params):
+        defaults = dict(zip(params[len(params) - len(a.defaults) :], a.defaults))
+        if len(sigs) > len(params) or any(p not in defaults for p in params[len(sigs) :]):
             raise Reject(
                 self.fn.lineno, f"the profile saw {len(sigs)} argument(s) but the function has {len(params)}"
             )
+        self.param_stores = _stored_names(self.fn)
         samples = [s for s in self.fp.samples if not s.edge]
         for pos, (pname, sig) in enumerate(zip(params, sigs)):
             self.bind_param(pos, pname, sig, samples)
+        for pname in params[len(sigs) :]:
+            self.bind_default(pname, defaults[pname])
         self.py_params = params
+
+    def bind_default(self, pname: str, node: ast.expr) -> None:
+        """A parameter no profiled call passed: its default value, compiled in as a constant."""
+        line = self.fn.lineno
+        try:
+            value = ast.literal_eval(node)
+        except ValueError:
+            value = None
+        if type(value) not in (int, float, bool):
+            raise Reject(
+                line,
+                f"parameter {pname} was never passed and its default {ast.unparse(node)[:40]} is not a number",
+            )
+        self.specialised[pname] = value
+        self.note(f"{pname} specialised to its default {value!r} (no profiled call passed it)")
+        self.param_value(pname, self.const_te(value, line))
 
     def bind_param(self, pos: int, pname: str, sig: dict, samples: list) -> None:
         t = sig.get("type")
@@ -70,12 +92,16 @@ class Inputs:
             constant, dt, pt, obs = self.scalar_kind(f"argument {pname}", sig, values, line)
             if constant is not None:
                 self.specialised[pname] = plain(constant)
-                self.consts[pname] = self.const_te(constant, line)
                 self.note(f"{pname} specialised to {plain(constant)!r} (the only value observed)")
+                self.param_value(pname, self.const_te(constant, line))
                 return
-            name = self.irname(pname)
-            self.scalar_params[pname] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
-            self.obs_params[pname] = obs
+            rebound = pname in self.param_stores
+            key = f"@{pname}" if rebound else pname  # a rebound parameter's name is a local variable's
+            name = self.unique_name(key, c_name(pname)) if rebound else self.irname(pname)
+            self.scalar_params[key] = (name, dt, pt, pos, t if t != "npscalar" else "npscalar")
+            self.obs_params[key] = obs
+            if rebound:
+                self.param_value(pname, TE(pt, ir.Var(name, dt)))
             if t == "int":
                 self.note(f"{pname}: Python int, observed {sig['min']}..{sig['max']}, passed as {dt.name}")
             return
@@ -128,6 +154,22 @@ class Inputs:
             dt, pt = BOOL, PyBool()
         obs = PyInt(int(lo), int(hi)) if t == "int" else pt
         return constant, dt, pt, obs
+
+    def param_value(self, pname: str, te: TE) -> None:
+        """A scalar parameter's value: a constant, or a local variable when the body assigns the name.
+
+        Assigning a parameter rebinds a local name in Python (the caller never sees it):
+        the kernel gives the name a variable that starts as the parameter's value.
+        """
+        if pname in self.param_stores:
+            self.sc.rebound.add(pname)
+            self.param_inits[pname] = te
+        else:
+            self.consts[pname] = te
+
+    def param_init(self) -> list[ir.Stmt]:
+        """The first statements of the body: rebound parameters' variables take the parameters' values."""
+        return [self.assign_var(p, te, self.fn.lineno, None) for p, te in self.param_inits.items()]
 
     def list_param(self, pname: str, sig: dict, line: int) -> tuple[tuple[int, ...], DType, PyType, str]:
         """Shape, element dtype, element type and host type ("list", or "list_tuple" for a list of
@@ -244,6 +286,22 @@ def _nested(v: list | tuple) -> tuple[tuple[int, ...], list] | None:
     if any(r is None for r in rows) or len({r[0] for r in rows}) != 1:  # type: ignore[index]
         return None
     return (len(v), *rows[0][0]), [x for r in rows for x in r[1]]  # type: ignore[index]
+
+
+def _stored_names(fn: ast.FunctionDef) -> set[str]:
+    """Names the function's own statements assign (a comprehension's variables are its own)."""
+    inner = {
+        id(n)
+        for c in ast.walk(fn)
+        if isinstance(c, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp))
+        for g in c.generators
+        for n in ast.walk(g.target)
+    }
+    return {
+        n.id
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and id(n) not in inner
+    }
 
 
 def _same(a: Any, b: Any) -> bool:

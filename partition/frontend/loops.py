@@ -204,6 +204,7 @@ class Loops:
         var = self.key(pyvar)
         assign_pt = PyInt(*iv)
         self.r.dead_loop_vars.discard(var)
+        self.defined.add(var)
         prev = self.r.assigned.get(var)
         self.r.assigned[var] = assign_pt if prev is None else self.join_round(prev, assign_pt, var)
         vt = self.var_type(var, fallback=assign_pt)

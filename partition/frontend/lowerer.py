@@ -31,6 +31,8 @@ from partition.frontend.expressions import Expressions
 from partition.frontend.indexing import Indexing
 from partition.frontend.inlining import Inlining
 from partition.frontend.inputs import Inputs
+from partition.frontend.intrinsics import Intrinsics
+from partition.frontend.iteration import Iteration, for_targets
 from partition.frontend.kernel import KernelAssembly
 from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
@@ -38,8 +40,11 @@ from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
 from partition.frontend.records import Records
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
+from partition.frontend.seqs import SeqBuilder
+from partition.frontend.sequences import Sequences
 from partition.frontend.source import FunctionSource
 from partition.frontend.statements import Statements
+from partition.frontend.targets import Targets
 from partition.frontend.types import PyType
 from partition.frontend.variables import Variables
 from partition.names import c_name
@@ -53,12 +58,17 @@ class Lowerer(
     Records,
     Variables,
     Statements,
+    Targets,
+    Iteration,
+    SeqBuilder,
+    Sequences,
     Loops,
     Makers,
     Indexing,
     Expressions,
     Calls,
     MathCalls,
+    Intrinsics,
     Inlining,
     KernelAssembly,
 ):
@@ -78,7 +88,9 @@ class Lowerer(
         functions: dict[str, FunctionProfile] | None = None,
         app_dir: Path | None = None,
     ):
-        self.top = Scope("", fp, src, src.node, local_names=assigned_names(src.node))
+        self.top = Scope(
+            "", fp, src, src.node, local_names=assigned_names(src.node), for_names=for_targets(src.node)
+        )
         self.sc = self.top
         self.functions = functions or {}
         self.app_dir = app_dir
@@ -93,11 +105,14 @@ class Lowerer(
         self.notes: list[str] = []
         self.vars: dict[str, VarState] = {}
         self.specialised: dict[str, Any] = {}
+        self.param_stores: set[str] = set()  # names the body assigns (parameters among them become locals)
+        self.param_inits: dict[str, TE] = {}  # rebound scalar parameter -> its value on entry
         self.used_names: set[str] = set()
         self.ir_names: dict[str, str] = {}
         self.r = RoundState()
         self.observed_mode = False
         self.returns: list[tuple[str, str]] = []
+        self.defined: set[str] = set()  # variables assigned on every path to the statement being lowered
         self.ret: DType | None = None
         self.ret_pytype = ""
         self.return_tuple = False
@@ -193,14 +208,16 @@ class Lowerer(
         for _ in range(MAX_ROUNDS):
             self.r = RoundState()
             self.returns = []
+            self.defined = set()
             self.sc = self.top
             # names are bound in program order within a round (numpy rebinding)
             self.top.arrays, self.top.views = dict(params), {}
+            self.top.facts = {}  # the hidden loops' index facts are this round's (their names are)
             self.arr.new_round()
             for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False
                 a.returned = None
-            stmts = self.block(body, top=True)
+            stmts = self.param_init() + self.block(body, top=True)
             if not self.settle():
                 break
         else:

@@ -121,12 +121,8 @@ class Makers:
             inner = self.list_maker(node.elt) if isinstance(node.elt, (ast.BinOp, ast.ListComp)) else None
             if inner is not None:
                 return inner[0], [it.args[0], *inner[1]]
-            if (
-                isinstance(node.elt, (ast.List, ast.ListComp, ast.BinOp))
-                and inner is None
-                and isinstance(node.elt, ast.List)
-            ):
-                return None
+            if inner is None and isinstance(node.elt, (ast.List, ast.ListComp)):
+                return None  # rows that are not fills: a comprehension of its own (sequences)
             return node.elt, [it.args[0]]
         return None
 

@@ -142,6 +142,7 @@ class RoundState:
     lines: dict[str, int] = field(default_factory=dict)
     # math calls Python would raise on outside a domain (partition.frontend.domains)
     requirements: dict[ir.Expr, list[Any]] = field(default_factory=dict)
+    like: dict[str, str] = field(default_factory=dict)  # untyped variable -> one whose type to guess for it
 
 
 @dataclass
@@ -170,6 +171,8 @@ class Scope:
     regions: list[Any] = field(
         default_factory=list
     )  # loops and branches around the statement (arrays.values.Region)
+    for_names: set[str] = field(default_factory=set)  # names `for` statements bind (iteration.for_targets)
+    rebound: set[str] = field(default_factory=set)  # scalar parameters the body assigns (now locals)
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:

@@ -127,10 +127,9 @@ class _Rewriter:
             s.orelse = self.block(s.orelse, in_loop)
             return [s]
         if isinstance(s, (ast.For, ast.While)):
-            if s.orelse:
-                raise EarlyReturnError(s.lineno, "return inside a loop with an else clause")
             s = copy.copy(s)
-            s.body = self.block(s.body, True)
+            s.body = self.block(s.body, True)  # a return leaves by `break`, which skips the else clause too
+            s.orelse = self.block(s.orelse, in_loop)  # the else clause runs after the loop, outside it
             out: list[ast.stmt] = [s]
             if in_loop:  # leave the enclosing loop too
                 out.append(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from partition.errors import PartitionError
@@ -17,6 +17,9 @@ class FunctionSource:
     rel: str  # path as shown to the user (relative to the app folder)
     numpy_aliases: set[str]  # names bound to the numpy module
     numpy_names: dict[str, str]  # names imported from numpy -> numpy attribute
+    modules: dict[str, str] = field(
+        default_factory=dict
+    )  # names bound to other modules (math, sys) -> module
 
 
 def load_function(app_dir: Path, rel_file: str, line: int, qualname: str) -> FunctionSource:
@@ -39,7 +42,7 @@ def load_function(app_dir: Path, rel_file: str, line: int, qualname: str) -> Fun
             "was made — profile again"
         )
     aliases, names = _numpy_imports(module)
-    return FunctionSource(node, module, path, rel_file, aliases, names)
+    return FunctionSource(node, module, path, rel_file, aliases, names, module_imports(module))
 
 
 def _find(module: ast.Module, line: int, qualname: str) -> ast.FunctionDef | None:
@@ -50,6 +53,17 @@ def _find(module: ast.Module, line: int, qualname: str) -> ast.FunctionDef | Non
             if line in lines:
                 return n if isinstance(n, ast.FunctionDef) else None
     return None
+
+
+def module_imports(module: ast.Module) -> dict[str, str]:
+    """Names the module binds to the standard modules whose constants kernels use (`import math as m`)."""
+    out: dict[str, str] = {}
+    for n in ast.walk(module):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name in ("math", "sys"):
+                    out[a.asname or a.name] = a.name
+    return out
 
 
 def _numpy_imports(module: ast.Module) -> tuple[set[str], dict[str, str]]:

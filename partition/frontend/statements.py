@@ -64,13 +64,16 @@ class Statements:
             unrolled = self.record_for(s)
             if unrolled is not None:
                 return unrolled
-            return [self.for_loop(self.indexed_for(s))]
+            return self.for_stmt(s)
         if isinstance(s, ast.If):
             cond = self.truth(self.expr(s.test), s.test)
+            before = set(self.defined)
             with self.facts_from(s.test, True), self.nested():
                 then = self.block(s.body)
+            after_then, self.defined = self.defined, set(before)
             with self.facts_from(s.test, False), self.nested():
                 orelse = self.block(s.orelse)
+            self.defined &= after_then  # assigned on both paths
             return [ir.If(cond.e, then, orelse, line)]
         if isinstance(s, ast.Return):
             return self.return_stmt(s)
@@ -94,7 +97,10 @@ class Statements:
             self.note(f"assert at line {line} is not checked in hardware")
             return []
         if isinstance(s, ast.While):
-            return [self.while_loop(s)]
+            before = set(self.defined)
+            loop = self.while_loop(s)
+            self.defined = before  # the body may not run
+            return [loop]
         return [self.reject_stmt(s)]
 
     @contextmanager
@@ -131,6 +137,8 @@ class Statements:
                 return self.make_array(target.id, value, line)
             if isinstance(value, (ast.List, ast.ListComp, ast.BinOp)) and self.list_maker(value) is not None:
                 return self.make_list(target.id, value, line)
+            if isinstance(value, (ast.List, ast.ListComp)) or self.list_call(value):
+                return self.list_value(target.id, value, line)
             helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
             if helper is not None:
                 result = self.inline(value, *helper)
@@ -152,48 +160,9 @@ class Statements:
             te = self.expr(value)
             arr.stored = True
             return [ir.Store(arr.name, idx, self.store_value(te, arr, line), line)]
-        if isinstance(target, ast.Tuple):
+        if isinstance(target, (ast.Tuple, ast.List)):
             return self.tuple_assign(target, value, line, top)
         raise Reject(line, f"assignment to {type(target).__name__}")
-
-    def tuple_assign(self, target: ast.Tuple, value: ast.expr, line: int, top: bool) -> list[ir.Stmt]:
-        names = target.elts
-        if not all(isinstance(n, ast.Name) for n in names):
-            raise Reject(line, "tuple assignment to something other than names")
-        rec = self.record_of(value)
-        if rec is not None:
-            return self.record_unpack(rec, names, line)
-        value = self.row_items(value, len(names)) or value
-        if isinstance(value, ast.Attribute) and value.attr == "shape":
-            arr = self.array_of(value.value)
-            if arr is None or len(arr.shape) != len(names):
-                raise Reject(line, "unpacking a shape of a different rank")
-            out = []
-            for n, d in zip(names, arr.shape):
-                out.append(self.assign_var(n.id, self.const_te(int(d), line), line, value))
-            return out
-        helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
-        if helper is not None:
-            results = self.inline(value, *helper)
-            if not isinstance(results, list) or len(results) != len(names):
-                raise Reject(line, "unpacking a helper's result that is not a tuple of the same length")
-            out = []
-            for n, r in zip(names, results):
-                out.extend(self.bind_result(n.id, r, line))
-            return out
-        if not isinstance(value, ast.Tuple) or len(value.elts) != len(names):
-            raise Reject(line, "tuple assignment from something other than a tuple of the same length")
-        temps = []
-        out = []
-        for v in value.elts:
-            te = self.expr(v)
-            self.r.temp_counter += 1
-            tmp = f"__t{self.r.temp_counter}"
-            out.append(self.assign_var(tmp, te, line, v))
-            temps.append(tmp)
-        for n, tmp in zip(names, temps):
-            out.append(self.assign_var(n.id, self.read_var(tmp, n), line, n))
-        return out
 
     def row_items(self, value: ast.expr, n: int) -> ast.Tuple | None:
         """`a[i]` of a 2-D array or list with rows of `n` items, as the tuple `(a[i][0], ..., a[i][n-1])`
@@ -258,6 +227,21 @@ class Statements:
             )
         return cast(te.e, arr.dtype)
 
+    def returned_list(self, node: ast.expr, k: int, n: int, line: int) -> ArrayInfo:
+        """`return [...]`: the list is made in a local list of its own, the kernel's output."""
+        pyname = f"__result{k}"
+        key = self.key(pyname)
+        if key not in self.ir_names:
+            self.unique_name(key, "result" if n == 1 else f"result{k}")
+        self.sc.local_names.add(pyname)
+        if self.list_maker(node) is not None:
+            self.pending.extend(self.make_list(pyname, node, line))
+        else:
+            self.pending.extend(self.list_value(pyname, node, line))
+        out = self.arrays[pyname]
+        out.returned = k
+        return out
+
     def return_stmt(self, s: ast.Return) -> list[ir.Stmt]:
         line = s.lineno
         v = s.value
@@ -276,6 +260,10 @@ class Statements:
                     self.returns.append(("param", arr.name))
                 else:
                     self.returns.append(("param", arr.name))
+                continue
+            if isinstance(item, (ast.List, ast.ListComp)) or self.list_call(item):  # a new list, returned
+                out = self.returned_list(item, k, len(items), line)
+                self.returns.append(("param", out.name))
                 continue
             if self.arr.rank_of(item) is not None:  # an array expression or a view: a new output array
                 out, stmts = self.arr.result_array(item, k, line)

@@ -129,6 +129,8 @@ class Variables:
             return self.r.assigned[name]
         if fallback is not None:
             return fallback
+        if name in self.r.like:  # not typed yet: guess the type of the variable it is computed from
+            return self.var_type(self.r.like.pop(name))
         return PyInt(0, 0)
 
     def elem_type(self, arr: ArrayInfo) -> PyType:
@@ -145,6 +147,7 @@ class Variables:
         if pyname in self.scalar_params or pyname in self.consts or pyname in self.sc.records:
             raise Reject(line, f"assignment to parameter {pyname} (use a new local name)")
         key = self.key(pyname)
+        self.defined.add(key)
         self.r.dead_loop_vars.discard(key)
         self.r.lines.setdefault(key, line)
         prev = self.r.assigned.get(key)
@@ -165,6 +168,12 @@ class Variables:
         key = self.key(name)
         if key in self.r.dead_loop_vars:
             raise Reject(line, f"loop variable {name} used after its loop")
+        if name in self.sc.for_names and key not in self.defined:
+            raise Reject(
+                line,
+                f"loop variable {name} may be unbound here (its loop may run zero times and nothing "
+                "assigned it before)",
+            )
         pt = self.var_type(key)
         if isinstance(pt, PyInt) and pt.lo == pt.hi and key in self.vars and not self.vars[key].widened:
             return TE(pt, const(pt.lo, ir_dtype(pt)))

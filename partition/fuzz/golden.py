@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import inspect
 import linecache
 import sys
 import types
@@ -81,8 +82,22 @@ class _Calls:
             self.results.append(result)
 
 
+def with_defaults(fn: Any, args: Any, kwargs: dict[str, Any] | None = None) -> list[Any]:
+    """A call's value for every parameter, defaults applied (as the profiler records calls)."""
+    try:
+        sig = inspect.signature(fn)
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY) for p in sig.parameters.values()):
+            return list(args)
+        bound = sig.bind(*args, **(kwargs or {}))
+    except (TypeError, ValueError):
+        return list(args)  # the call itself will raise
+    bound.apply_defaults()
+    return list(bound.arguments.values())
+
+
 def _recording(fn: Any, calls: _Calls) -> Any:
-    def wrapper(*args: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        args = with_defaults(fn, args, kwargs)
         keep = len(calls.before) < HELPER_RANGE_CALLS
         before = copy.deepcopy(list(args)) if keep else list(args)
         result = fn(*args)
@@ -146,6 +161,7 @@ def run_golden(case: Case, app_dir: Path) -> Golden:
         for name, calls in helpers.items():
             setattr(module, name, _recording(originals[name], calls))
         for args in case.calls:
+            args = with_defaults(fn, args)
             before = copy.deepcopy(list(args))
             work = copy.deepcopy(list(args))
             with warnings.catch_warnings(), np.errstate(all="ignore"):
