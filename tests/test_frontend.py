@@ -12,7 +12,7 @@ from frontend_util import profile_calls
 
 from partition import ir
 from partition.frontend import Rejected, translate
-from partition.interp import run_kernel
+from partition.interp import execute, run_kernel
 
 APP_DIR = Path(__file__).parent
 RNG = np.random.default_rng(1234)
@@ -116,11 +116,16 @@ def test_weak_python_int_accumulator_becomes_int16():
     assert k.ret.name == "int16" and k.ret_pytype == "npscalar"
 
 
-def test_python_int_accumulator_width_from_observation():
+def test_python_int_accumulator_is_held_in_int64_with_its_adds_checked():
+    # sound widths: not the observed range (a later call may sum larger values) but int64, and
+    # the adds that may leave it set the fallback status (the call then runs on the CPU)
     x = rand(np.int16, 40, -300, 300)
-    k = check(K.py_int_sum, [(x,)])
-    assert k.ret_pytype == "int"
-    assert any("observed" in n for n in k.notes)
+    extreme = np.full(40, -32768, np.int16)
+    k = check(K.py_int_sum, [(x,)], extra=[(extreme,)])
+    assert k.ret_pytype == "int" and k.ret.name == "int64"
+    assert any("held in int64" in n for n in k.notes)
+    assert k.status is not None
+    assert execute(k, {"x": extreme}).status == 0  # 40 * 2**30 fits: no spurious fallback
 
 
 def test_floor_division_and_modulo_follow_python():
@@ -178,7 +183,9 @@ def test_in_place_update_is_inout_and_constant_specialised():
 def test_scalar_param_that_varies_stays_a_register():
     buf = rand(np.int32, 20)
     k = check(K.in_place, [(buf, 3), (buf, -4)])
-    assert k.param("k").kind == "scalar" and k.param("k").dtype.name == "int8"
+    assert k.param("k").kind == "scalar" and k.param("k").dtype.name == "int64"  # any int64 works
+    narrow = translate(profile_calls(K.in_place, [(buf, 3), (buf, -4)], APP_DIR), APP_DIR, observed_ints=True)
+    assert narrow.param("k").dtype.name == "int8"  # --int-widths observed: the host checks each call
 
 
 def test_negative_indices():
@@ -328,8 +335,13 @@ def test_simple_while_counter():
 
 
 def test_list_argument_and_python_int_semantics():
+    big = [2**62, 2**62, 0, 1]  # beyond int64 in Python's sum: the kernel hands the call back
     k = check(K.uses_list, [([1, 2, 3, 200],), ([5, -7, 0, 1],)])
-    assert k.param("xs").pytype == "list" and k.param("xs").dtype.name == "int16"
+    assert k.param("xs").pytype == "list" and k.param("xs").dtype.name == "int64"
+    assert execute(k, {"xs": np.array(big, np.int64)}).status == 1
+    assert execute(k, {"xs": np.array([2**62, -(2**62), 5, 1], np.int64)}).status == 0
+    fp = profile_calls(K.uses_list, [([1, 2, 3, 200],), ([5, -7, 0, 1],)], APP_DIR)
+    assert translate(fp, APP_DIR, observed_ints=True).param("xs").dtype.name == "int16"
 
 
 def test_local_lists_and_list_results():

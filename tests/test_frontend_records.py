@@ -92,9 +92,10 @@ def test_dataclass_fields_become_int_registers():
     calls = [(R.Rect(0, 0, 10, 10), R.Rect(5, 5, 10, 10)), (R.Rect(-3, -3, 20, 2), R.Rect(0, -10, 3, 30))]
     extra = [(R.Rect(0, 0, 4, 4), R.Rect(4, 0, 4, 4)), (R.Rect(-5, 7, 1, 1), R.Rect(-5, 7, 1, 1))]
     k = check(R.rect_overlap_area, calls, extra)
+    # Python ints travel in int64: any value up to 64 bits works
     assert scalar_params(k) == [
-        ("a_x", "int8", "x"), ("a_y", "int8", "y"), ("a_w", "int8", "w"), ("a_h", "int8", "h"),
-        ("b_x", "int8", "x"), ("b_y", "int8", "y"), ("b_w", "int8", "w"), ("b_h", "int8", "h"),
+        ("a_x", "int64", "x"), ("a_y", "int64", "y"), ("a_w", "int64", "w"), ("a_h", "int64", "h"),
+        ("b_x", "int64", "x"), ("b_y", "int64", "y"), ("b_w", "int64", "w"), ("b_h", "int64", "h"),
     ]  # fmt: skip
     assert [p.origin for p in k.params] == [("arg", 0)] * 4 + [("arg", 1)] * 4
     assert k.structs == {
@@ -129,7 +130,7 @@ def test_frozen_dataclass_with_float_and_int_fields():
     k = check(R.dequantize, calls)
     assert scalar_params(k) == [
         ("params_scale", "float64", "scale"),
-        ("params_zero_point", "int8", "zero_point"),
+        ("params_zero_point", "int64", "zero_point"),
     ]
 
 
@@ -167,7 +168,7 @@ def test_list_of_tuples_is_a_2d_array():
     k = check(R.shift_points, [(p, (3, -4 + j)) for j, p in enumerate(pts)], [([(-1, 1)] * 6, (3, -4))])
     p = k.param("points")
     assert p.kind == "array" and p.shape == (6, 2) and p.pytype == "list_tuple" and p.direction == "in"
-    assert p.dtype.name == "int8"
+    assert p.dtype.name == "int64"  # Python ints: any value up to 64 bits
 
 
 def test_rows_of_an_array_unpacked():

@@ -77,6 +77,7 @@ def _options(args: argparse.Namespace):
         top_k=getattr(args, "top_k", 1),
         variants=not args.no_variants,
         chains=not args.no_chains,
+        int_widths=args.int_widths,
         calibrate=Path(args.calibrate) if args.calibrate else None,
     )
 

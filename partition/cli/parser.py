@@ -297,3 +297,12 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
         help="never chain two kernels by AXI-Stream (by default, with --objective latency or throughput, a "
         "kernel whose result the app hands only to the next kernel may stream it into that kernel)",
     )
+    p.add_argument(
+        "--int-widths",
+        choices=("sound", "observed"),
+        default="sound",
+        help="how Python int arguments travel to a kernel: sound (default) in int64, so every value "
+        "up to 64 bits works; observed in the narrowest type covering the profiled values (smaller "
+        "kernels; the host runs a call with any other value on the CPU). Either way a value the "
+        "kernel computes that would need more than 64 bits sends that call to the CPU",
+    )

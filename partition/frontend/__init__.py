@@ -49,11 +49,16 @@ def kernel_name(task: str) -> str:
 
 
 def translate(
-    fp: FunctionProfile, app_dir: Path, functions: dict[str, FunctionProfile] | None = None
+    fp: FunctionProfile,
+    app_dir: Path,
+    functions: dict[str, FunctionProfile] | None = None,
+    observed_ints: bool = False,
 ) -> ir.Kernel | Rejected:
     """Lower one profiled function, or say precisely why it cannot be.
 
     `functions` (the whole profile) lets calls to other app functions be inlined.
+    `observed_ints`: Python int arguments travel in the narrowest type covering the
+    profiled values (the host checks every call) instead of int64.
     """
     if fp.kind in ("generator", "nested", "method"):
         what = {"generator": "generator function", "nested": "nested function", "method": "method"}[fp.kind]
@@ -65,6 +70,6 @@ def translate(
     except PartitionError as e:
         return Rejected(fp.name, fp.file, fp.line, e.message)
     try:
-        return Lowerer(fp, src, kernel_name(fp.name), functions, app_dir).lower()
+        return Lowerer(fp, src, kernel_name(fp.name), functions, app_dir, observed_ints).lower()
     except Reject as r:
         return Rejected(fp.name, r.file or fp.file, r.line, r.construct)

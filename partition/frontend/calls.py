@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, DTYPES, FLOAT64, INT64, dtype
+from partition.dtypes import BOOL, DTYPES, FLOAT64, dtype
 from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.sequences import REDUCERS
@@ -26,7 +26,6 @@ from partition.frontend.types import (
     PyInt,
     PyType,
     describe,
-    fits,
     ir_dtype,
     iv_bin,
     range_of,
@@ -131,11 +130,8 @@ class Calls:
                 a = self.expr(node.args[0])
                 if dt.is_bool:
                     return TE(NP(BOOL), self.truth(a, node.args[0]).e)
-                if isinstance(a.pt, PyInt) and dt.is_int and not fits((a.pt.lo, a.pt.hi), dt):
-                    self.note(
-                        f"line {line}: np.{np_name}() of a Python int that may not fit; "
-                        "Python would raise OverflowError, the kernel wraps"
-                    )
+                if isinstance(a.pt, PyInt) and dt.is_int:
+                    return TE(NP(dt), self.fitting(a, dt, line))  # NumPy 2 raises OverflowError beyond dt
                 if a.e.dtype.is_float and dt.is_int:
                     self.note(f"line {line}: float to {dt.name} conversion truncates; NaN/overflow undefined")
                 return TE(NP(dt), cast(a.e, dt))
@@ -192,9 +188,7 @@ class Calls:
         if r is not None:
             pt = PyInt(*r)
             return TE(pt, cast(a.e, ir_dtype(pt)))
-        self.note(f"line {line}: int() of a float assumed to fit in int64")
-        pt = PyInt(INT64.min, INT64.max)
-        return TE(pt, cast(a.e, INT64))
+        return self.float_to_int(a, line)
 
     def minmax(self, which: str, node: ast.Call) -> TE:
         line = node.lineno

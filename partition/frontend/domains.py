@@ -462,20 +462,24 @@ def _loads(e: ir.Expr, array: str) -> bool:
 
 
 def check(
-    kernel: ir.Kernel, requirements: dict[ir.Expr, list[Requirement]]
-) -> tuple[tuple[Requirement, str] | None, list[str]]:
-    """The first call (by line) that may raise in Python and why (None when none can), and
-    the notes of the note-only requirements that do not hold."""
+    kernel: ir.Kernel, requirements: dict[ir.Expr, list[Requirement]], checked: set[Requirement] = frozenset()
+) -> tuple[tuple[Requirement, str] | None, list[str], set[Requirement]]:
+    """The first call (by line) that may raise in Python and has no run-time check (`checked`:
+    the requirements whose call sends the call to the CPU outside the domain) and why (None
+    when none), the notes of the note-only requirements that do not hold, and the checked
+    requirements proven to hold (their checks are not needed)."""
     if not requirements:
-        return None, []
+        return None, [], set()
     failures = RangeAnalysis(kernel, requirements).run()
-    hard = [r for r in failures if not r.note_only]
+    every = {r for reqs in requirements.values() for r in reqs}
+    proven = {r for r in checked if r in every and r not in failures}
+    hard = [r for r in failures if not r.note_only and r not in checked]
     notes = [
         f"line {r.line}: {r.call}: {failures[r]}; the kernel gives inf or NaN there"
         for r in sorted(failures, key=lambda r: (r.line, r.call))
         if r.note_only
     ]
     if not hard:
-        return None, notes
+        return None, notes, proven
     req = min(hard, key=lambda r: (r.line, r.call))
-    return (req, failures[req]), notes
+    return (req, failures[req]), notes, proven

@@ -209,15 +209,20 @@ class Expressions:
         kind = result_kind(op, a.pt, b.pt)
         if kind is None:
             raise Reject(line, f"{describe(a.pt)} {OP_TEXT[op]} {describe(b.pt)}")
+        if op in ("div", "floordiv", "mod"):
+            self.check_divisor(a, b, line)
+        python_ints = isinstance(a.pt, (PyInt, PyBool)) and isinstance(b.pt, (PyInt, PyBool))
+        if op == "shr" and python_ints and range_of(b.pt)[0] < 0:
+            # Python raises ValueError for a negative shift count
+            self.fallback_if(ir.Cmp("lt", b.e, const(0, b.e.dtype)), line)
         if isinstance(kind, PyInt):
             ra, rb = range_of(a.pt), range_of(b.pt)
             iv = iv_bin(op, ra, rb)
-            if iv is None:
-                self.note(f"line {line}: Python int {OP_TEXT[op]} with no bound; assumed int64")
-                iv = (INT64.min, INT64.max)
-            pt = PyInt(*iv).clamp()
-            if pt != PyInt(*iv):
-                self.note(f"line {line}: Python int arithmetic may exceed 64 bits; the kernel wraps at 64")
+            if iv is None or not fits(iv, INT64):
+                if op in ("add", "sub", "mul", "shl", "floordiv"):
+                    return self.checked_int(op, a, b, line)
+                iv = (INT64.min, INT64.max)  # mod, shr, and, or, xor of int64 values stay in int64
+            pt = PyInt(*iv)
             dt = ir_dtype(pt)
             if pt.lo == pt.hi and isinstance(a.e, ir.Const) and isinstance(b.e, ir.Const):
                 return TE(pt, const(pt.lo, dt))
@@ -242,20 +247,9 @@ class Expressions:
             raise Reject(line, "true division with an integer result")
         if dt.is_float and op in ("and", "or", "xor", "shl", "shr"):
             raise Reject(line, f"bitwise {OP_TEXT[op]} on floats")
-        for side in (a, b):
-            if (
-                isinstance(side.pt, PyInt)
-                and dt.is_int
-                and not fits((side.pt.lo, side.pt.hi), dt)
-                and not isinstance(side.e, ir.Const)
-            ):
-                self.note(
-                    f"line {line}: a Python int meets numpy {dt.name}; values outside {dt.name} "
-                    "would raise OverflowError in Python and wrap in the kernel"
-                )
-        if op in ("shl", "shr"):
-            return TE(kind, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
-        return TE(kind, ir.Bin(op, cast(a.e, dt), cast(b.e, dt), dt))
+        # a Python int meeting a numpy integer must fit it (NumPy 2 raises OverflowError otherwise)
+        x, y = (self.fitting(side, dt, line) if dt.is_int else cast(side.e, dt) for side in (a, b))
+        return TE(kind, ir.Bin(op, x, y, dt))
 
     def power(self, a: TE, b: TE, line: int) -> TE:
         kind = result_kind("pow", a.pt, b.pt)
@@ -271,7 +265,14 @@ class Expressions:
             raise Reject(line, f"** {k} (exponent too large)")
         if isinstance(kind, PyInt):
             iv = iv_bin("pow", range_of(a.pt), (k, k))
-            pt: PyType = PyInt(*iv).clamp() if iv else PyInt(INT64.min, INT64.max)
+            if iv is None or not fits(iv, INT64):  # multiply out, each product checked
+                if k == 0:
+                    return TE(PyInt(1, 1), const(1, ir_dtype(PyInt(1, 1))))
+                acc = a
+                for _ in range(k - 1):
+                    acc = self.binop("mul", acc, a, ast.Constant(0, lineno=line))
+                return acc
+            pt: PyType = PyInt(*iv)
         else:
             pt = kind  # a numpy integer or bool (floats: `float_power`)
         dt = ir_dtype(pt)
@@ -297,7 +298,10 @@ class Expressions:
         if kind is None:
             raise Reject(line, f"{op} of {describe(a.pt)}")
         if isinstance(kind, PyInt):
-            pt = PyInt(*iv_un(op, range_of(a.pt))).clamp()
+            iv = iv_un(op, range_of(a.pt))
+            if op in ("neg", "abs") and not fits(iv, INT64):
+                return self.checked_int(op, a, None, line)
+            pt = PyInt(*iv)
             dt = ir_dtype(pt)
             if op == "pos":
                 return TE(pt, cast(a.e, dt))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, FLOAT64, DType, dtype, narrowest_signed
+from partition.dtypes import BOOL, FLOAT64, INT64, DType, dtype, narrowest_signed
 from partition.frontend.model import RECORD_KINDS, TE, ArrayInfo, Reject, plain
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe
 from partition.names import c_name
@@ -144,7 +144,7 @@ class Inputs:
         elif t == "int":
             if lo is None or hi is None:
                 raise Reject(line, f"{what}: no observed range in the profile")
-            dt = narrowest_signed(int(lo), int(hi))
+            dt = self.int_width(int(lo), int(hi))
             if dt is None:
                 raise Reject(line, f"{what} takes values beyond 64 bits ({lo}..{hi})")
             pt = PyInt(dt.min, dt.max)
@@ -193,7 +193,7 @@ class Inputs:
             )
         t = cur.get("type")
         if t == "int":
-            dt = narrowest_signed(int(cur["min"]), int(cur["max"]))
+            dt = self.int_width(int(cur["min"]), int(cur["max"]))
             if dt is None:
                 raise Reject(line, f"argument {pname} holds integers beyond 64 bits")
             return tuple(shape), dt, PyInt(dt.min, dt.max), pytype
@@ -205,6 +205,16 @@ class Inputs:
         raise Reject(
             line, f"argument {pname} is a list of {what} (lists of ints, floats or bools are supported)"
         )
+
+    def int_width(self, lo: int, hi: int) -> DType | None:
+        """The dtype a Python int argument (or list element) travels in: int64, whatever the
+        profile saw, so that every value a Python int can take in 64 bits works (the host runs a
+        call with a wider one on the CPU); with `observed_ints`, the narrowest covering the
+        profiled values (the host runs a call with any other value on the CPU). None beyond 64 bits."""
+        dt = narrowest_signed(lo, hi)
+        if dt is None or not self.observed_ints:
+            return dt and INT64
+        return dt
 
     def tuple_rows(self, pname: str, row: dict, line: int) -> dict:
         """The one element signature of a list of tuples whose items are all ints (their ranges

@@ -80,11 +80,11 @@ class Intrinsics:
         dt = a.e.dtype
         if not dt.is_float:
             raise Reject(line, f"round() of {describe(a.pt)}")
-        self.note(
-            f"line {line}: round() of a float assumed to fit in int64 (NaN and infinities raise in Python)"
-        )
         out: list[ir.Stmt] = []
         x = self.temp("x", dt, a.e, line, out)
+        self.pending.extend(out)
+        out.clear()
+        self.check_int64_float(x, line)  # Python raises for NaN and infinities, and is exact beyond 64 bits
         t = self.temp("t", INT64, ir.Cast(x, INT64), line, out)
         frac = self.temp("frac", dt, ir.Bin("sub", x, ir.Cast(t, dt), dt), line, out)
         odd = ir.Bin("and", t, const(1, INT64), INT64)

@@ -9,8 +9,8 @@ declared.
 from __future__ import annotations
 
 from partition import ir
-from partition.dtypes import DType
-from partition.frontend.model import ArrayInfo
+from partition.dtypes import UINT8, DType
+from partition.frontend.model import ArrayInfo, const
 from partition.frontend.types import ir_dtype
 
 
@@ -52,6 +52,11 @@ class KernelAssembly:
         for s in ir.walk_stmts(body):
             if isinstance(s, ir.For):
                 scalars.setdefault(s.var, s.start.dtype)
+        status = None
+        if self.r.status:  # the status starts at 0; checks set it (partition.frontend.overflow)
+            status = self.status_name()
+            scalars[status] = UINT8
+            body = [ir.Assign(status, const(0, UINT8), self.top.fn.lineno), *body]
         used = self.used_scalar_names(body)
         scalars = {k: v for k, v in sorted(scalars.items()) if k in used}
         return ir.Kernel(
@@ -70,6 +75,7 @@ class KernelAssembly:
             py_params=list(self.py_params),
             specialised=dict(self.specialised),
             structs=structs,
+            status=status,
         )
 
     def used_scalar_names(self, body: list[ir.Stmt]) -> set[str]:

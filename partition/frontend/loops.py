@@ -19,6 +19,8 @@ from partition.frontend.model import Reject, VarState, cast, const
 from partition.frontend.syntax import jumps
 from partition.frontend.types import PyInt, describe, ir_dtype, range_of
 
+MAX_PROVEN_TRIPS = 1 << 32  # a while bound beyond this is no bound a kernel can use
+
 
 class Loops:
     """for and while loops (part of `Lowerer`)."""
@@ -344,7 +346,8 @@ class Loops:
         inclusive = isinstance(op, (ast.LtE, ast.GtE))
         span = (other[1] - ivar[0]) if upward else (ivar[1] - other[0])
         span += 1 if inclusive else 0
-        return max(0, -(-span // abs(c)))
+        bound = max(0, -(-span // abs(c)))
+        return bound if bound <= MAX_PROVEN_TRIPS else None  # a bound from int64's ends proves nothing useful
 
     def trip_estimate(self, args: list[ast.expr], step: int) -> int:
         """Iterations from the bounds, using observed values of scalar parameters."""

@@ -19,6 +19,7 @@ the caller turns it into a one-line reason and the task stays on the CPU.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
+from partition.frontend.overflow import Overflow
 from partition.frontend.records import Records
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
 from partition.frontend.seqs import SeqBuilder
@@ -69,6 +71,7 @@ class Lowerer(
     Calls,
     MathCalls,
     Intrinsics,
+    Overflow,
     Inlining,
     KernelAssembly,
 ):
@@ -87,12 +90,14 @@ class Lowerer(
         task: str,
         functions: dict[str, FunctionProfile] | None = None,
         app_dir: Path | None = None,
+        observed_ints: bool = False,
     ):
         self.top = Scope(
             "", fp, src, src.node, local_names=assigned_names(src.node), for_names=for_targets(src.node)
         )
         self.sc = self.top
         self.functions = functions or {}
+        self.observed_ints = observed_ints  # see Inputs.int_width
         self.app_dir = app_dir
         self.key_scope: dict[str, tuple[Scope, str]] = {}
         self.all_arrays: dict[str, ArrayInfo] = {}
@@ -223,12 +228,13 @@ class Lowerer(
         else:
             raise Reject(self.fn.lineno, "variable types did not settle (too many type changes)")
         kernel = self.kernel(stmts)
-        failure, notes = domains.check(kernel, self.r.requirements)
+        checks = self.r.domain_checks
+        failure, notes, proven = domains.check(kernel, self.r.requirements, set(checks))
         if failure is not None:
             req, why = failure
             raise Reject(req.line, f"{req.call}: {why}", req.file or None)
         kernel.notes += [n for n in notes if n not in kernel.notes]
-        return kernel
+        return without_checks(kernel, {id(checks[r]) for r in proven if r in checks})
 
     def function_body(self, fn: ast.FunctionDef) -> list[ast.stmt]:
         """The statements to lower: docstring dropped, early returns folded into one final return."""
@@ -257,3 +263,35 @@ class Lowerer(
                 raise Reject(node.lineno, "return before the end of the function")
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 raise Reject(node.lineno, "nested function or class definition")
+
+
+def without_checks(kernel: ir.Kernel, drop: set[int]) -> ir.Kernel:
+    """`kernel` without the check statements `drop` (by identity: the domain checks the range
+    analysis proved never fire), and without its status when no check is left."""
+    if not drop:
+        return kernel
+
+    def block(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
+        out = []
+        for s in stmts:
+            if id(s) in drop:
+                continue
+            if isinstance(s, ir.For):
+                s = dataclasses.replace(s, body=block(s.body))
+            elif isinstance(s, ir.If):
+                s = dataclasses.replace(s, then=block(s.then), orelse=block(s.orelse))
+            out.append(s)
+        return out
+
+    body = block(kernel.body)
+    st = kernel.status
+    if st is not None and not any(
+        isinstance(s, ir.Assign)
+        and s.var == st
+        and not (isinstance(s.value, ir.Const) and s.value.value == 0)
+        for s in ir.walk_stmts(body)
+    ):
+        body = [s for s in body if not (isinstance(s, ir.Assign) and s.var == st)]
+        scalars = {k: v for k, v in kernel.scalars.items() if k != st}
+        return dataclasses.replace(kernel, body=body, scalars=scalars, status=None)
+    return dataclasses.replace(kernel, body=body)

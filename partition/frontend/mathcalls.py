@@ -29,7 +29,7 @@ import numpy as np
 
 from partition import ir
 from partition.dtypes import BOOL, FLOAT64, INT64, DType
-from partition.frontend.domains import Requirement
+from partition.frontend.domains import EXP_MAX, HYPERBOLIC_MAX, Requirement
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe, ir_dtype, range_of
 from partition.interp import Interpreter
@@ -136,7 +136,15 @@ class MathCalls:
         note_only: bool = False,
     ) -> None:
         file = self.src.rel if self.src.rel != self.top.src.rel else ""
-        self.r.requirements.setdefault(e, []).append(Requirement(line, call, kind, exponent, file, note_only))
+        req = Requirement(line, call, kind, exponent, file, note_only)
+        self.r.requirements.setdefault(e, []).append(req)
+        outside = None if note_only or not isinstance(e, ir.Math) else domain_violation(kind, e.args)
+        if outside is not None:
+            # where the range analysis cannot prove the domain, this check hands such a call to the
+            # CPU (Python raises there); where it can, the check is dropped (Lowerer.lower)
+            n = len(self.pending)
+            self.fallback_if(outside, line)
+            self.r.domain_checks[req] = self.pending[n]
 
     def approximate(self, fn: str, line: int, call: str) -> None:
         if fn not in ir.EXACT_MATH:
@@ -396,3 +404,39 @@ def _constant_value(te: TE) -> Any:
     if isinstance(te.pt, PyBool):
         return bool(v)
     return int(v)
+
+
+def domain_violation(kind: str, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
+    """The condition on a `math` call's float arguments under which Python raises (the
+    complement of domain `kind` of partition.frontend.domains), or None where no simple
+    condition says it (pow: the analysis must prove it)."""
+    x = args[0]
+    dt = x.dtype
+
+    def c(v: float) -> ir.Expr:
+        return const(v, dt)
+
+    def lor(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+        return ir.Logic("lor", a, b)
+
+    infinite = ir.Cmp("eq", ir.Un("abs", x, dt), c(math.inf))
+    if kind == "nonneg":
+        return ir.Cmp("lt", x, c(0.0))
+    if kind == "positive":
+        return ir.Cmp("le", x, c(0.0))
+    if kind == "above_minus_one":
+        return ir.Cmp("le", x, c(-1.0))
+    if kind == "exp":
+        return ir.Cmp("gt", x, c(EXP_MAX))
+    if kind == "hyperbolic":
+        return lor(ir.Cmp("lt", x, c(-HYPERBOLIC_MAX)), ir.Cmp("gt", x, c(HYPERBOLIC_MAX)))
+    if kind == "finite":
+        return infinite
+    if kind == "unit":
+        return lor(ir.Cmp("lt", x, c(-1.0)), ir.Cmp("gt", x, c(1.0)))
+    if kind == "int64":  # NaN fails both comparisons
+        inside = ir.Logic("land", ir.Cmp("ge", x, c(-(2.0**63))), ir.Cmp("lt", x, c(2.0**63)))
+        return ir.Un("not", inside, BOOL)
+    if kind == "fmod":
+        return lor(ir.Cmp("eq", args[1], const(0.0, args[1].dtype)), infinite)
+    return None

@@ -137,12 +137,15 @@ class RoundState:
     unstable: bool = False
     loop_counter: int = 0
     temp_counter: int = 0
+    check_counter: int = 0  # temporaries of partition.frontend.overflow's checks
     inline_counter: int = 0
     dead_loop_vars: set[str] = field(default_factory=set)
     lines: dict[str, int] = field(default_factory=dict)
     # math calls Python would raise on outside a domain (partition.frontend.domains)
     requirements: dict[ir.Expr, list[Any]] = field(default_factory=dict)
     like: dict[str, str] = field(default_factory=dict)  # untyped variable -> one whose type to guess for it
+    status: bool = False  # a check may hand the call back to the CPU (partition.frontend.overflow)
+    domain_checks: dict[Any, ir.Stmt] = field(default_factory=dict)  # math call's Requirement -> its check
 
 
 @dataclass

@@ -220,11 +220,10 @@ class Statements:
             self.elem_type(arr)
         elif arr.pytype == "list" and not isinstance(te.pt, (PyInt, PyFloat, PyBool)):
             self.note(f"line {line}: numpy scalars stored into list {arr.pyname} come back as Python numbers")
-        if isinstance(te.pt, PyInt) and (arr.dtype.is_int) and not fits((te.pt.lo, te.pt.hi), arr.dtype):
-            self.note(
-                f"line {line}: a Python int stored into {arr.pyname} ({arr.dtype.name}) may not fit; "
-                "Python would raise OverflowError, the kernel wraps"
-            )
+        if arr.dtype.is_int and arr.pytype == "ndarray":
+            return self.fitting(te, arr.dtype, line)  # NumPy 2 raises OverflowError for one beyond the dtype
+        if isinstance(te.pt, PyInt) and arr.dtype.is_int and not fits((te.pt.lo, te.pt.hi), arr.dtype):
+            return self.fitting(te, arr.dtype, line)  # a list element held narrower than the value
         return cast(te.e, arr.dtype)
 
     def returned_list(self, node: ast.expr, k: int, n: int, line: int) -> ArrayInfo:

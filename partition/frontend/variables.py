@@ -14,7 +14,7 @@ import ast
 import numpy as np
 
 from partition import ir
-from partition.dtypes import INT64, narrowest_signed
+from partition.dtypes import INT64
 from partition.frontend.model import TE, ArrayInfo, Reject, VarState, cast, const
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe, fits, ir_dtype, range_of
 
@@ -51,21 +51,21 @@ class Variables:
         return changed
 
     def widen(self, key: str, pt: PyInt, st: VarState) -> PyInt:
-        scope, name = self.key_scope.get(key, (self.top, key))
+        """A Python int whose interval keeps growing over the rounds (an accumulator): the bound
+        that moved goes to int64's end, the one that held stays (interval widening), so a
+        counter that only grows keeps its start; its operations are checked where they may
+        leave int64 (partition.frontend.overflow)."""
+        prev = st.pt if isinstance(st.pt, PyInt) else pt
+        lo = prev.lo if pt.lo >= prev.lo else INT64.min
+        hi = prev.hi if pt.hi <= prev.hi else INT64.max
         if not st.widened:
             st.widened = True
-            obs = scope.fp.local_ranges.get(name)
-            first = st.first if isinstance(st.first, PyInt) else PyInt(0, 0)
-            if obs and obs.get("kind") == "int" and not obs.get("partial"):
-                lo, hi = min(int(obs["min"]), first.lo), max(int(obs["max"]), first.hi)
-                dt = narrowest_signed(lo, hi) or INT64
-                self.note(
-                    f"{name}: Python int, observed {obs['min']}..{obs['max']}, assumed {dt.name}; "
-                    "values outside that range would wrap"
-                )
-                return PyInt(dt.min, dt.max)
-        self.note(f"{name}: Python int with no bound the tool can prove, assumed int64")
-        return PyInt(INT64.min, INT64.max)
+            _scope, name = self.key_scope.get(key, (self.top, key))
+            self.note(
+                f"{name}: Python int with no bound the tool can prove, held in int64 (beyond it the call "
+                "runs on the CPU)"
+            )
+        return PyInt(min(lo, pt.lo), max(hi, pt.hi)) if (lo, hi) != (prev.lo, prev.hi) else PyInt(lo, hi)
 
     def join(self, a: PyType, b: PyType, name: str, st: VarState) -> PyType:
         if a == b:

@@ -42,6 +42,7 @@ class Options:
     variants: bool = True  # estimate implementation variants (False: the base one only)
     calibrate: Path | None = None
     chains: bool = True  # offer AXI-Stream chains where the app allows them (CHAIN_OBJECTIVES)
+    int_widths: str = "sound"  # Python int arguments: "sound" (int64) or "observed" (narrowest profiled)
 
 
 @dataclass

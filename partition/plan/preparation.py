@@ -41,6 +41,8 @@ def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
         raise PartitionError(f"--cores {opts.cores}: the model supports 1 or 2 CPU cores")
     if opts.top_k < 1:
         raise PartitionError(f"--top-k {opts.top_k}: give 1 or more")
+    if opts.int_widths not in ("sound", "observed"):
+        raise PartitionError(f"--int-widths {opts.int_widths}: choose sound or observed")
     if opts.time_limit_s is not None and not opts.time_limit_s > 0:
         raise PartitionError(f"--time-limit {opts.time_limit_s}: give a positive number of seconds")
     known = sorted(profile.functions)
@@ -66,7 +68,9 @@ def cores_for(board: Board, opts: Options) -> int:
     return max(1, min(2, int(board.cpu.get("cores", 1))))
 
 
-def translate_all(profile: Profile, app_dir: Path) -> tuple[dict[str, ir.Kernel], dict[str, Rejected]]:
+def translate_all(
+    profile: Profile, app_dir: Path, observed_ints: bool = False
+) -> tuple[dict[str, ir.Kernel], dict[str, Rejected]]:
     """Every profiled function as a kernel, or the reason it stays on the CPU.
 
     Nothing one function does stops the others: a failure inside the frontend
@@ -76,7 +80,7 @@ def translate_all(profile: Profile, app_dir: Path) -> tuple[dict[str, ir.Kernel]
     for name in sorted(profile.functions):
         fp = profile.functions[name]
         try:
-            r = translate(fp, app_dir, profile.functions)
+            r = translate(fp, app_dir, profile.functions, observed_ints)
         except Exception as e:  # a bug in partition must not cost the user the whole plan
             r = Rejected(name, fp.file, fp.line, internal_failure("translating it", e))
         if isinstance(r, Rejected):
@@ -143,7 +147,7 @@ def prepare(
     """Translate, estimate every variant (calibrated), and build the problem for `opts.objective`."""
     pins = _check_options(profile, opts)
     scaling = costs.cpu_scaling(profile, board)
-    kernels, rejected = translated or translate_all(profile, app_dir)
+    kernels, rejected = translated or translate_all(profile, app_dir, opts.int_widths == "observed")
     kernels, rejected = dict(kernels), dict(rejected)  # `translated` may be shared by several boards
     vectors = checked_vectors(profile, kernels, rejected)
     warnings: list[str] = []

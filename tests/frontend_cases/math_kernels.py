@@ -288,3 +288,8 @@ def reject_loop_negative(x):
         out[i] = math.sqrt(s)
         s = s - x[i] * x[i]
     return out
+
+
+def norm2(x: float, y: float) -> float:
+    """math.sqrt of a sum of squares: never negative, so no check is needed."""
+    return math.sqrt(x * x + y * y)

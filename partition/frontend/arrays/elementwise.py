@@ -119,11 +119,10 @@ class Elementwise:
         return self.elementwise([a], lambda t: lw.unop(op, t[0], line), PY_UN[op], what, line)
 
     def note_weak(self, te: TE, rdt: DType, line: int) -> None:
+        """A Python int meeting a numpy integer array must fit its dtype (NumPy 2 raises
+        OverflowError otherwise): the call goes to the CPU when it does not."""
         if isinstance(te.pt, PyInt) and rdt.is_int and not fits((te.pt.lo, te.pt.hi), rdt):
-            self.lw.note(
-                f"line {line}: a Python int meets numpy {rdt.name}; values outside {rdt.name} "
-                "would raise OverflowError in Python and wrap in the kernel"
-            )
+            self.lw.fitting(te, rdt, line)
 
     def extremum(self, which: str, a: TE, b: TE, rdt: DType) -> TE:
         """np.maximum/np.minimum of two elements in `rdt`: NaN propagates, ties keep the first."""
