@@ -51,6 +51,21 @@ def _sig(values: list) -> dict:
 
 
 def _trace_locals(fn, args, ranges: dict) -> None:
+    """Local ranges as the profiler records them: an instrumented copy of `fn` (while-loop
+    iteration counts included), or a line tracer where no copy can be made."""
+    from partition.profile.ranges import _Recorder, instrumented
+
+    rec = _Recorder(10**7)
+    copy_fn = instrumented(fn, rec.rec)
+    if copy_fn is not None:
+        with np.errstate(all="ignore"):
+            copy_fn(*args)
+        for k, r in rec.result(None).items():
+            if r.get("kind") != "int" or "min" not in r:
+                continue
+            have = ranges.setdefault(k, {"kind": "int", "min": r["min"], "max": r["max"]})
+            have["min"], have["max"] = min(have["min"], r["min"]), max(have["max"], r["max"])
+        return
     code = fn.__code__
 
     def tracer(frame, event, arg):

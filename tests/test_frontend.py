@@ -325,9 +325,16 @@ def test_while_with_a_marked_bound():
     assert any("max-iterations mark" in n for n in k.notes)
 
 
-def test_while_without_a_bound_is_rejected():
-    r = translate(profile_calls(K.while_unbounded, [(np.array([100], np.int32),)], APP_DIR), APP_DIR)
-    assert isinstance(r, Rejected) and "max-iterations" in r.construct
+def test_while_without_a_provable_bound_is_bounded_by_the_profile_and_checked():
+    # the profiled calls ran 6 iterations at most: the kernel allows 6 + 6 // 4 + 8 = 15, and a
+    # call whose loop still runs after that hands itself back to the CPU
+    k = check(K.while_unbounded, [(np.array([100], np.int32),)], extra=[(np.array([2**14], np.int32),)])
+    assert any("at most 6 in the profiled calls" in n for n in k.notes)
+    assert k.status is not None
+    assert execute(k, {"x": np.array([2**15 - 1], np.int32)}).status == 0  # 14 iterations
+    assert execute(k, {"x": np.array([2**31 - 1], np.int32)}).status == 1  # 30 iterations
+    never = translate(profile_calls(K.while_unbounded, [(np.array([1], np.int32),)], APP_DIR), APP_DIR)
+    assert isinstance(never, Rejected) and "never ran in the profiled calls" in never.construct
 
 
 def test_simple_while_counter():

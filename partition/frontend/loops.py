@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from partition import ir
-from partition.dtypes import BOOL
+from partition.dtypes import BOOL, UINT8
 from partition.frontend.model import Reject, VarState, cast, const
 from partition.frontend.syntax import jumps
 from partition.frontend.types import PyInt, describe, ir_dtype, range_of
+from partition.profile.ranges import while_key
 
+PROVEN = "proven from its condition"
 MAX_PROVEN_TRIPS = 1 << 32  # a while bound beyond this is no bound a kernel can use
 
 
@@ -259,6 +261,7 @@ class Loops:
         if s.orelse:
             raise Reject(line, "while ... else")
         bound, how = self.while_bound(s)
+        checked = how != PROVEN  # a bound not proven: one more iteration finds it exceeded
         self.note(f"line {line}: while loop bounded by {bound:,} iterations ({how})")
         outer, self.pending = self.pending, []
         cond = self.truth(self.expr(s.test), s.test)
@@ -266,30 +269,43 @@ class Loops:
         self.r.temp_counter += 1
         counter = f"__w{self.r.temp_counter}"
         key = self.key(counter)
-        pt = PyInt(0, bound)
+        stop = bound + 1 if checked else bound
+        pt = PyInt(0, stop)
         self.r.assigned[key] = pt
         self.vars.setdefault(key, VarState(pt=pt))
         dt = ir_dtype(pt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
         leave = ir.If(ir.Un("not", cond.e, BOOL), [ir.Break(line)], [], line)
+        exceeded: list[ir.Stmt] = []
+        if checked:  # the condition still holds after `bound` iterations: this call runs on the CPU
+            hit = ir.Cmp("eq", ir.Var(self.irname(key), dt), const(bound, dt))
+            flag = ir.Assign(self.status_name(), const(1, UINT8), line)
+            exceeded = [ir.If(hit, [flag, ir.Break(line)], [], line)]
         with self.nested(loop=True):
-            body = [*before, leave, *self.block(s.body)]
-        return ir.For(self.irname(key), const(0, dt), const(bound, dt), 1, body, bound, line, label)
+            body = [*before, leave, *exceeded, *self.block(s.body)]
+        return ir.For(self.irname(key), const(0, dt), const(stop, dt), 1, body, stop, line, label)
 
     def while_bound(self, s: ast.While) -> tuple[int, str]:
         line = s.lineno
         text = self.src.path.read_text().splitlines()[line - 1] if self.src.path.exists() else ""
         mark = re.search(r"#\s*partition:\s*max-iterations\s+(\d+)", text)
         if mark:
-            return int(mark.group(1)), "max-iterations mark"
+            return int(mark.group(1)), "max-iterations mark; beyond it the call runs on the CPU"
         proven = self.proven_while_bound(s)
         if proven is not None:
-            return proven, "proven from its condition"
+            return proven, PROVEN
+        seen = self.sc.fp.local_ranges.get(while_key(line - self.sc.fn.lineno))
+        if seen and isinstance(seen.get("max"), int) and not seen.get("error"):
+            most = int(seen["max"])
+            bound = most + most // 4 + 8
+            return bound, (
+                f"at most {most:,} in the profiled calls, with headroom; a call that needs more runs on the CPU"
+            )
         raise Reject(
             line,
-            "while loop without a provable bound (add `# partition: max-iterations N` on the while line, "
-            "or write it as a for loop over range())",
+            "while loop without a provable bound that never ran in the profiled calls (add "
+            "`# partition: max-iterations N` on the while line, or write it as a for loop over range())",
         )
 
     def proven_while_bound(self, s: ast.While) -> int | None:

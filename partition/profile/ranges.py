@@ -196,12 +196,34 @@ def _record_calls(names: list[str], like: ast.AST) -> list[ast.stmt]:
     return out
 
 
+def while_key(offset: int) -> str:
+    """The name under which local ranges keep the iterations of the `while` loop `offset`
+    lines below its function's `def` (not a Python name: it cannot clash with a local)."""
+    return f"@while+{offset}"
+
+
 class _Instrument(ast.NodeTransformer):
-    """After every binding of a local name, record its value."""
+    """After every binding of a local name, record its value; in every `while` loop, record the
+    number of iterations so far (the frontend bounds loops it cannot prove from them)."""
+
+    def __init__(self, def_line: int) -> None:
+        self.def_line = def_line
 
     def _block(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for s in body:
+            if isinstance(s, ast.While):
+                counter = f"__partition_w{s.lineno}"
+                out.append(
+                    ast.copy_location(ast.Assign([ast.Name(counter, ast.Store())], ast.Constant(0)), s)
+                )
+                step = ast.AugAssign(ast.Name(counter, ast.Store()), ast.Add(), ast.Constant(1))
+                call = ast.Call(
+                    func=ast.Name(id=_REC, ctx=ast.Load()),
+                    args=[ast.Constant(while_key(s.lineno - self.def_line)), ast.Name(counter, ast.Load())],
+                    keywords=[],
+                )
+                s.body = [ast.copy_location(step, s), ast.copy_location(ast.Expr(call), s), *s.body]
             new = self.visit(s)
             out.append(new)
             if isinstance(s, ast.Assign):
@@ -249,7 +271,7 @@ def instrumented(fn: Any, rec: Any) -> Any | None:
         return None
     fdef.decorator_list = []
     params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
-    fdef = _Instrument().generic_visit(fdef)
+    fdef = _Instrument(fdef.lineno).generic_visit(fdef)
     fdef.body = _record_calls(params, fdef) + fdef.body
     factory = ast.FunctionDef(
         name="__partition_factory__",
