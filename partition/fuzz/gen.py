@@ -27,7 +27,7 @@ import numpy as np
 
 from partition.fuzz.builder import SHAPES_2D, SHAPES_3D, SIZES_1D
 from partition.fuzz.draw import Draw, SeededDraw
-from partition.fuzz.inputs import input_calls
+from partition.fuzz.inputs import input_calls, unseen_calls
 from partition.fuzz.parts import Arr, Case, Param
 from partition.fuzz.records import RecordGen
 from partition.fuzz.syntax import SyntaxGen
@@ -165,6 +165,9 @@ class Gen(SyntaxGen, ArrayGen, RecordGen):
         return "\n".join(head + self.lines)
 
 
+UNSEEN_CALLS = 2  # calls per case beyond the profile (partition.fuzz.inputs.unseen_calls)
+
+
 def generate(seed: int, *, float_fraction: float = 0.25, draw: Draw | None = None, calls: int = 4) -> Case:
     """The case of `seed` (a pure function of it, or of `draw` when given)."""
     d = draw or SeededDraw(seed)
@@ -191,4 +194,5 @@ def generate(seed: int, *, float_fraction: float = 0.25, draw: Draw | None = Non
         floats,
         list(g.helper_names),
         sorted(g.features),
+        unseen_calls(g.params, seed, UNSEEN_CALLS),
     )

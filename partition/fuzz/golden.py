@@ -188,8 +188,39 @@ def run_golden(case: Case, app_dir: Path) -> Golden:
     ]
     if wide:
         return Golden(error=f"Python int beyond 64 bits in {', '.join(wide)}")
+    functions[case.name].samples += _unseen_samples(fn, case)
     sys.modules.pop(module.__name__, None)
     return Golden(functions)
+
+
+def _unseen_samples(fn: Any, case: Case) -> list[Sample]:
+    """Samples of the calls the profile did not see (`Case.unseen`), as edge vectors: those
+    Python completes with results of at most 64 bits (a call Python raises on has no result)."""
+    out = []
+    for args in case.unseen:
+        args = with_defaults(fn, args)
+        before = copy.deepcopy(list(args))
+        work = copy.deepcopy(list(args))
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                result = fn(*work)
+            except Exception:
+                continue
+        if _too_wide([result]) or _too_wide([a for a in work if isinstance(a, list)]):
+            continue
+        outputs = {
+            str(i): encode_value(a) for i, (b, a) in enumerate(zip(before, work)) if not same_value(b, a)
+        }
+        out.append(
+            Sample(
+                args=[encode_value(v) for v in before],
+                result=encode_value(result),
+                outputs=outputs,
+                edge=True,
+            )
+        )
+    return out
 
 
 def _too_wide(values: list[Any]) -> bool:

@@ -17,6 +17,10 @@ from partition.fuzz.typed import FLOAT_DTS, INT_DTS
 STYLES = ["full", "extremes", "small", "full", "extremes", "full"]
 
 
+WIDE = 1 << 62  # the magnitude of Python ints in unseen calls
+UNSEEN_SEED = 0x0D15EA5E  # their draws come from a generator of their own
+
+
 def input_value(p: Param, rng: np.random.Generator, style: str) -> Any:
     """A value of parameter p in one of the input styles: full (random over the range), extremes, small."""
     if p.what == "record":
@@ -24,6 +28,8 @@ def input_value(p: Param, rng: np.random.Generator, style: str) -> Any:
     if p.what in ("array", "list") and p.dt in INT_DTS:
         info = np.iinfo(p.dt)
         lo, hi = (int(info.min), int(info.max)) if p.what == "array" else (p.lo, p.hi)
+        if p.what == "list" and style == "unseen":
+            lo, hi = -WIDE, WIDE  # Python ints far beyond what the profile saw
         if p.what == "array" and p.mode == "small":
             lo, hi = max(lo, -20), min(hi, 20)
         elif p.what == "array" and p.mode == "bits":
@@ -72,6 +78,8 @@ def input_value(p: Param, rng: np.random.Generator, style: str) -> Any:
     if p.what == "int":
         if style == "extremes":
             return [p.lo, p.hi][int(rng.integers(0, 2))]
+        if style == "unseen":
+            return int(rng.integers(-WIDE, WIDE, endpoint=True))
         return int(rng.integers(p.lo, p.hi, endpoint=True))
     if p.what == "float":
         return float(rng.uniform(p.flo, p.fhi))
@@ -82,3 +90,11 @@ def input_calls(params: list[Param], seed: int, n: int) -> list[tuple[Any, ...]]
     """The arguments of n calls (the styles taking turns)."""
     rng = np.random.default_rng(seed)
     return [tuple(input_value(p, rng, STYLES[k % len(STYLES)]) for p in params) for k in range(n)]
+
+
+def unseen_calls(params: list[Param], seed: int, n: int) -> list[tuple[Any, ...]]:
+    """n calls the profile never sees: Python ints far beyond the profiled ones, arrays over
+    their whole dtypes. The kernel compiled from the profile must still compute what Python
+    does on them, or hand them back to the CPU (its fallback register)."""
+    rng = np.random.default_rng(seed + UNSEEN_SEED)
+    return [tuple(input_value(p, rng, "unseen") for p in params) for _ in range(n)]

@@ -97,3 +97,4 @@ class Case:
     floats: bool
     helpers: list[str] = field(default_factory=list)
     features: list[str] = field(default_factory=list)
+    unseen: list[tuple[Any, ...]] = field(default_factory=list)  # calls the profile does not see

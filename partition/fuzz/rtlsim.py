@@ -45,9 +45,10 @@ from pathlib import Path
 from partition import ir
 from partition.boards import Board
 from partition.estimate import BASE, Directives, candidate_directives
+from partition.regmap import STATUS
 from partition.rtl import RtlVariantUnsupported, control_address_bits, generate_rtl, vector_files
 from partition.templating import render
-from partition.vectors import VectorSet
+from partition.vectors import STATUS_EITHER, VectorSet
 
 OP_MEM, OP_REG, OP_RUN, OP_MASK, OP_REGCHK, OP_MEMCHK, OP_VEC = 1, 2, 3, 4, 5, 6, 7
 # Icarus simulates a generated kernel at roughly 10-50 k cycles per second: kernels whose
@@ -222,6 +223,15 @@ def prepare(
             for i in range(r.words):
                 lines.append(_line(OP_REG, r.offset + 4 * i, value >> (32 * i)))
         lines.append(_line(OP_RUN, 0, 0))
+        flagged = 0
+        if "status" in manifest:  # the fallback register: outputs count only where it is 0
+            flagged = vfiles[f"vectors/{vec['status']}"][0]
+            if flagged != STATUS_EITHER:
+                lines.append(_line(OP_MASK, 0, 0xFF))
+                lines.append(_line(OP_REGCHK, regs[STATUS].offset, flagged))
+        if flagged:
+            lines.append(_line(OP_VEC, k, 0))
+            continue
         if vec.get("return"):
             r = regs["ap_return"]
             want = int.from_bytes(vfiles[f"vectors/{vec['return']}"], "little") & ((1 << r.bits) - 1)
