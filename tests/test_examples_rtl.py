@@ -26,6 +26,11 @@ def _built(example_builds, name):
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_every_integer_kernel_has_built_in_rtl(example_builds, example):
     for t in _fpga_tasks(example_builds, example):
+        if t["rtl"]["status"] == "unsupported":
+            # a float kernel (image_pipeline's otsu_level) goes through Vitis HLS only, and the
+            # reason names the float variable
+            assert "float32/float64 kernels use the Vitis HLS path" in t["rtl"]["reason"], t["rtl"]
+            continue
         assert t["rtl"]["status"] == "built", t["rtl"]
         # the chosen variant: wide bus, unrolled loops and arrays in cyclic banks alike, streamed or not
         assert t["rtl"]["variant"] == t["variant"] and "note" not in t["rtl"], t["rtl"]

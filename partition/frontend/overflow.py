@@ -32,11 +32,6 @@ I64_MIN, I64_MAX = INT64.min, INT64.max
 _TWO63 = 9.223372036854775808e18  # 2**63 as a float (exact)
 
 
-def _magnitude_bits(r: tuple[int, int]) -> int:
-    """Bits of the largest magnitude in the interval (|x| < 2**bits for every x in it)."""
-    return max(abs(r[0]), abs(r[1])).bit_length()
-
-
 def _or(a: ir.Expr | None, b: ir.Expr) -> ir.Expr:
     return b if a is None else ir.Logic("lor", a, b)
 
@@ -111,26 +106,28 @@ class Overflow:
 
     @staticmethod
     def _product_may_overflow(x: ir.Expr, y: ir.Expr, rx: tuple[int, int], ry: tuple[int, int]) -> ir.Expr:
-        """A condition true whenever x * y may leave int64 (|x| < 2**p and |y| < 2**(63 - p) keep
-        it inside): exact where one operand's range is known, conservative otherwise (a product
-        of a value beyond 2**31 and one beyond 2**32 goes to the CPU even when it would fit)."""
-        bx, by = _magnitude_bits(rx), _magnitude_bits(ry)
-        if bx <= 62:
-            p = bx
-            checks = [(y, 63 - p)]
-        elif by <= 62:
-            p = by
-            checks = [(x, 63 - p)]
+        """A condition true whenever x * y may leave int64: where one operand's magnitude is at
+        most M (the smaller of the two), |other| <= I64_MAX // M keeps the product inside, so
+        the check bounds the other operand by that (a product by a literal 3 sends a call to
+        the CPU only when the other factor is beyond 2**63 / 3); where neither range is known,
+        conservative (a product of a value beyond 2**31 and one beyond 2**32 goes to the CPU
+        even when it would fit)."""
+        mx, my = max(abs(rx[0]), abs(rx[1])), max(abs(ry[0]), abs(ry[1]))
+        if min(mx, my) == 0:
+            return const(False, BOOL)
+        if max(mx, my) <= I64_MAX // min(mx, my):
+            return const(False, BOOL)
+        if min(mx, my) <= I64_MAX:
+            v = y if mx <= my else x
+            lims = [(v, I64_MAX // min(mx, my))]
         else:
-            checks = [(x, 31), (y, 32)]
+            lims = [(x, (1 << 31) - 1), (y, (1 << 32) - 1)]
         cond: ir.Expr | None = None
-        for v, bits in checks:
-            lim = 1 << bits
-            if lim > I64_MAX:
-                continue
-            out = ir.Logic("lor", ir.Cmp("le", v, const(-lim, INT64)), ir.Cmp("ge", v, const(lim, INT64)))
+        for v, lim in lims:
+            out = ir.Logic("lor", ir.Cmp("lt", v, const(-lim, INT64)), ir.Cmp("gt", v, const(lim, INT64)))
             cond = _or(cond, out)
-        return cond if cond is not None else const(False, BOOL)
+        assert cond is not None
+        return cond
 
     def check_divisor(self, a: TE, b: TE, line: int) -> None:
         """Python raises ZeroDivisionError for a Python number divided by zero (numpy scalars give
