@@ -40,6 +40,7 @@ from partition.profile import run_profile  # noqa: E402
 from partition.templating import render  # noqa: E402
 
 CORPUS = ROOT / "benchmarks" / "corpus"
+REALPY = ROOT / "benchmarks" / "realpy"  # numeric Python as algorithm collections write it
 RESULTS = ROOT / "benchmarks" / "results"
 SEED = 2024
 # RTL simulation runs kernels whose estimated compute is up to this many cycles per call
@@ -48,33 +49,39 @@ SEED = 2024
 RTL_MAX_CYCLES = 150_000
 
 
-def corpus_cases() -> list[tuple[str, Case]]:
-    """(corpus file, case) for every function a corpus module lists in INPUTS."""
+def corpus_cases() -> list[tuple[str, Case, str]]:
+    """(source file, case, scope) for every function a corpus module lists in INPUTS: those of
+    benchmarks/corpus/ (scope "") and of benchmarks/realpy/ (scope "in" or "out", from the
+    module's SCOPE label)."""
     out = []
-    for path in sorted(CORPUS.glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        spec = importlib.util.spec_from_file_location(f"acceptance_corpus_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        source = path.read_text()
-        functions = [
-            n
-            for n, v in vars(module).items()
-            if callable(v) and getattr(v, "__module__", "") == module.__name__
-        ]
-        for k, (name, inputs) in enumerate(sorted(module.INPUTS.items())):
-            calls = inputs(np.random.default_rng(SEED + k))
-            helpers = [f for f in functions if f != name and not f.startswith("_")]
-            out.append((path.name, Case(k, name, source, calls, False, helpers)))
+    for folder in (CORPUS, REALPY):
+        for path in sorted(folder.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            spec = importlib.util.spec_from_file_location(f"acceptance_{folder.name}_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            source = path.read_text()
+            functions = [
+                n
+                for n, v in vars(module).items()
+                if callable(v) and getattr(v, "__module__", "") == module.__name__
+            ]
+            scopes = getattr(module, "SCOPE", {})
+            for k, (name, inputs) in enumerate(sorted(module.INPUTS.items())):
+                calls = inputs(np.random.default_rng(SEED + k))
+                helpers = [f for f in functions if f != name and not f.startswith("_")]
+                scope = scopes.get(name, "in").split(":")[0] if folder is REALPY else ""
+                out.append((f"{folder.name}/{path.name}", Case(k, name, source, calls, False, helpers), scope))
     return out
 
 
-def _row(origin: str, r: run.CaseResult, calls: int) -> dict:
+def _row(origin: str, r: run.CaseResult, calls: int, scope: str) -> dict:
     stages = r.stages
     return {
         "origin": origin,
+        "scope": scope,
         "function": r.name,
         "status": r.status,
         "reason": r.reason,
@@ -92,11 +99,11 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
     app_dir, csim_dir, rtl_dir = work / "app", work / "csim", work / "rtl"
     for d in (app_dir, csim_dir):
         d.mkdir(parents=True, exist_ok=True)
-    prepared: list[tuple[str, run.Prepared, int]] = []
+    prepared: list[tuple[str, run.Prepared, int, str]] = []
     use_rtl = rtlsim.available()
-    for origin, case in corpus_cases():
+    for origin, case, scope in corpus_cases():
         p = run.prepare_case(case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES)
-        prepared.append((f"corpus/{origin}", p, len(case.calls)))
+        prepared.append((origin, p, len(case.calls), scope))
     for ex in EXAMPLES:
         app = ROOT / "examples" / f"{ex}.py"
         profile = run_profile(app, [], samples=3, baseline=False)
@@ -106,11 +113,11 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
                 k = translate(fp, app.parent, profile.functions)
             except Exception as e:  # an internal error is a finding, not a crash of the benchmark
                 res.status, res.reason = "crash", f"frontend: {type(e).__name__}: {e}"
-                prepared.append((f"examples/{ex}.py", run.Prepared(res), len(fp.samples)))
+                prepared.append((f"examples/{ex}.py", run.Prepared(res), len(fp.samples), ""))
                 continue
             if isinstance(k, Rejected):
                 res.status, res.reason = "rejected", k.reason
-                prepared.append((f"examples/{ex}.py", run.Prepared(res), len(fp.samples)))
+                prepared.append((f"examples/{ex}.py", run.Prepared(res), len(fp.samples), ""))
                 continue
             res.name = k.name
             p = run.prepare_kernel(
@@ -122,9 +129,9 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
                 board,
                 RTL_MAX_CYCLES,
             )
-            prepared.append((f"examples/{ex}.py", p, len(fp.samples)))
-    run.backends([p for _, p, _ in prepared], csim_dir, rtl_dir, keep=False)
-    rows = [_row(origin, p.result, calls) for origin, p, calls in prepared]
+            prepared.append((f"examples/{ex}.py", p, len(fp.samples), ""))
+    run.backends([p for _, p, _, _ in prepared], csim_dir, rtl_dir, keep=False)
+    rows = [_row(origin, p.result, calls, scope) for origin, p, calls, scope in prepared]
     return rows, time.monotonic() - t0
 
 
@@ -157,6 +164,10 @@ def summary(rows: list[dict]) -> dict:
         "rtl_float": sum(1 for r in accepted if r["rtl"] == "unsupported"),
         "mismatches": sum(1 for r in accepted if verdict(r) != "agrees"),
         "reasons": sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])),
+        "in_scope": sum(1 for r in rows if r["scope"] == "in"),
+        "in_scope_accepted": sum(1 for r in accepted if r["scope"] == "in"),
+        "out_scope": sum(1 for r in rows if r["scope"] == "out"),
+        "out_scope_accepted": sum(1 for r in accepted if r["scope"] == "out"),
     }
 
 
@@ -174,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "acceptance.md").write_text(
         render("bench/acceptance.md.j2", s=s, rows=rows, seconds=f"{seconds:.0f}", examples=EXAMPLES)
     )
+    if s["in_scope"]:
+        print(
+            f"realpy: {s['in_scope_accepted']} of {s['in_scope']} in-scope functions accepted "
+            f"({100 * s['in_scope_accepted'] / s['in_scope']:.1f} %), "
+            f"{s['out_scope_accepted']} of {s['out_scope']} out-of-scope ones"
+        )
     print(
         f"acceptance: {s['accepted']} of {s['functions']} functions accepted, {s['rejected']} rejected; "
         f"{s['csim_agree']} agree in C simulation, {s['rtl_agree']} in RTL simulation; "

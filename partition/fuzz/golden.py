@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from partition.fuzz.bounded import call_bounded
 from partition.fuzz.parts import Case
 from partition.profile import Task, local_ranges, record_globals, same_value
 from partition.profile.model import FunctionProfile, Sample, encode_value
@@ -193,34 +194,37 @@ def run_golden(case: Case, app_dir: Path) -> Golden:
     return Golden(functions)
 
 
+UNSEEN_LIMIT_S = 2.0  # seconds Python may take for one unseen call (partition.fuzz.bounded)
+
+
 def _unseen_samples(fn: Any, case: Case) -> list[Sample]:
     """Samples of the calls the profile did not see (`Case.unseen`), as edge vectors: those
-    Python completes with results of at most 64 bits (a call Python raises on has no result)."""
+    Python completes within UNSEEN_LIMIT_S with results of at most 64 bits (a call Python
+    raises on has no result; one with a loop bound of 2**62 never ends)."""
     out = []
     for args in case.unseen:
-        args = with_defaults(fn, args)
-        before = copy.deepcopy(list(args))
-        work = copy.deepcopy(list(args))
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            try:
-                result = fn(*work)
-            except Exception:
-                continue
-        if _too_wide([result]) or _too_wide([a for a in work if isinstance(a, list)]):
-            continue
-        outputs = {
-            str(i): encode_value(a) for i, (b, a) in enumerate(zip(before, work)) if not same_value(b, a)
-        }
-        out.append(
-            Sample(
-                args=[encode_value(v) for v in before],
-                result=encode_value(result),
-                outputs=outputs,
-                edge=True,
-            )
-        )
+        sample = call_bounded(lambda args=args: _unseen_sample(fn, args), UNSEEN_LIMIT_S)
+        if sample is not None:
+            out.append(sample)
     return out
+
+
+def _unseen_sample(fn: Any, args: tuple[Any, ...]) -> Sample | None:
+    args = with_defaults(fn, args)
+    before = copy.deepcopy(list(args))
+    work = copy.deepcopy(list(args))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            result = fn(*work)
+        except Exception:
+            return None
+    if _too_wide([result]) or _too_wide([a for a in work if isinstance(a, list)]):
+        return None
+    outputs = {str(i): encode_value(a) for i, (b, a) in enumerate(zip(before, work)) if not same_value(b, a)}
+    return Sample(
+        args=[encode_value(v) for v in before], result=encode_value(result), outputs=outputs, edge=True
+    )
 
 
 def _too_wide(values: list[Any]) -> bool:
