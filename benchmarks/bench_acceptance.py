@@ -73,7 +73,9 @@ def corpus_cases() -> list[tuple[str, Case, str]]:
                 calls = inputs(np.random.default_rng(SEED + k))
                 helpers = [f for f in functions if f != name and not f.startswith("_")]
                 scope = scopes.get(name, "in").split(":")[0] if folder is REALPY else ""
-                out.append((f"{folder.name}/{path.name}", Case(k, name, source, calls, False, helpers), scope))
+                out.append(
+                    (f"{folder.name}/{path.name}", Case(k, name, source, calls, False, helpers), scope)
+                )
     return out
 
 
