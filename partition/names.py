@@ -8,6 +8,8 @@ two can never disagree about what is reserved.
 
 from __future__ import annotations
 
+import re
+
 # C++14 keywords and alternative tokens, and names the generated files define
 # or include (a kernel object with one of these names would not compile, or
 # would silently mean something else).
@@ -46,11 +48,18 @@ RESERVED = CPP_RESERVED | frozenset(
 
 
 def c_name(name: str) -> str:
-    """A Python identifier as a name safe in C++, Verilog and Vitis HLS."""
+    """A Python identifier as a name safe in C++, Verilog and Vitis HLS: ASCII letters, digits
+    and single underscores (C++ reserves `__` anywhere and `_X` at the start), not a reserved
+    word or a port prefix; a name that had to change gets the suffix `_r`. Distinct Python
+    names may meet here (`a__b`, `a_b`): the frontend numbers clashes (`unique_name`)."""
     safe = name if name.isascii() else "".join(c if c.isascii() and c.isalnum() else "_" for c in name)
+    safe = re.sub(r"__+", "_", safe)
     reserved = safe in RESERVED or safe.lower() in RESERVED
     if safe.startswith("_") or reserved or safe.startswith(("ap_", "m_axi", "s_axi")):
-        safe = f"{safe.lstrip('_') or 'v'}_r"
+        core = safe.lstrip("_") or "v"
+        if core[0].isdigit():
+            core = f"v{core}"
+        safe = f"{core}r" if core.endswith("_") else f"{core}_r"
     return safe
 
 

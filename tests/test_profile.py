@@ -521,6 +521,33 @@ def test_edge_vectors_cover_extremes_and_drop_failures() -> None:
     assert np.all(np.isfinite(vals))
 
 
+def _normalise_inplace(x):
+    s = 0.0
+    for v in x:
+        s += v * v
+    if s > 0:
+        x /= np.sqrt(s)
+
+
+def test_edge_vectors_read_back_arguments_the_profiled_calls_left_alone() -> None:
+    """The profiled calls sat at a fixed point (a unit vector stays itself), so the profile saw
+    no argument change; an edge call that changes its argument still expects its new value."""
+    from partition.profile.model import FunctionProfile
+
+    t = _task(_normalise_inplace)
+    fp = FunctionProfile(name="_normalise_inplace", qualname="_normalise_inplace", file="t.py", line=1, calls=1,
+                         params=["x"],
+                         arg_sigs=[{"type": "ndarray", "dtype": "float64", "shape": [4], "min": 0.0, "max": 1.0}])  # fmt: skip
+    assert fp.mutates == []
+    first = [np.array([1.0, 0.0, 0.0, 0.0])]
+    vecs = edge_vectors(t, fp, first, 2.0)
+    assert any("0" in v.outputs for v in vecs)
+    for v in vecs:  # an argument missing from outputs is one the call left as it was
+        x = decode_value(v.args[0]).copy()
+        _normalise_inplace(x)
+        assert np.array_equal(decode_value(v.outputs.get("0", v.args[0])), x)
+
+
 def test_bench_is_positive() -> None:
     assert bench_ns(iterations=2000, repeats=3) > 0
 

@@ -20,6 +20,7 @@ from partition.profile.model import FunctionProfile, Sample, encode_value
 from partition.profile.records import record_kind, record_values
 from partition.profile.sandbox import Timeout, deadline
 from partition.profile.tasks import Task
+from partition.profile.values import same_value
 
 
 def _dedup(xs: list[Any]) -> list[Any]:
@@ -231,7 +232,13 @@ def edge_vectors(task: Task, fp: FunctionProfile, first: list[Any], time_limit: 
                 Sample(
                     args=encoded,
                     result=encode_value(res),
-                    outputs={str(i): encode_value(inputs[i]) for i in fp.mutates if i < len(inputs)},
+                    # every argument this call changed, whether or not the profiled calls
+                    # changed it (they may sit at a fixed point of an in-place update)
+                    outputs={
+                        str(i): encode_value(a)
+                        for i, (b, a) in enumerate(zip(args, inputs))
+                        if i in fp.mutates or not same_value(b, a)
+                    },
                     edge=True,
                 )
             )
