@@ -106,35 +106,11 @@ class Task:
         return (self.vdir / name).read_bytes()
 
 
-_MONITORED = (
-    "ap_clk",
-    "ap_done",
-    "ap_idle",
-    "ap_rst_n",
-    "ap_start",
-    "m_axi_gmem_ARADDR",
-    "m_axi_gmem_ARBURST",
-    "m_axi_gmem_ARLEN",
-    "m_axi_gmem_ARLOCK",
-    "m_axi_gmem_ARREADY",
-    "m_axi_gmem_ARSIZE",
-    "m_axi_gmem_ARVALID",
-    "m_axi_gmem_AWADDR",
-    "m_axi_gmem_AWBURST",
-    "m_axi_gmem_AWLEN",
-    "m_axi_gmem_AWLOCK",
-    "m_axi_gmem_AWREADY",
-    "m_axi_gmem_AWSIZE",
-    "m_axi_gmem_AWVALID",
-    "m_axi_gmem_BREADY",
-    "m_axi_gmem_BVALID",
-    "m_axi_gmem_RLAST",
-    "m_axi_gmem_RREADY",
-    "m_axi_gmem_RVALID",
-    "m_axi_gmem_WLAST",
-    "m_axi_gmem_WREADY",
-    "m_axi_gmem_WVALID",
-)
+# the signals the monitor samples: the block protocol, and m_axi_gmem's where there is one
+_GMEM = ["ARADDR", "ARBURST", "ARLEN", "ARLOCK", "ARREADY", "ARSIZE", "ARVALID", "AWADDR", "AWBURST",
+         "AWLEN", "AWLOCK", "AWREADY", "AWSIZE", "AWVALID", "BREADY", "BVALID", "RLAST", "RREADY",
+         "RVALID", "WLAST", "WREADY", "WVALID"]  # fmt: skip
+_MONITORED = ("ap_clk", "ap_done", "ap_idle", "ap_rst_n", "ap_start", *(f"m_axi_gmem_{s}" for s in _GMEM))
 
 
 class Monitor:
