@@ -302,8 +302,14 @@ class Interpreter:
         if isinstance(e, ir.Cmp):
             return eval_cmp(e.op, self.eval(e.lhs), self.eval(e.rhs))
         if isinstance(e, ir.Logic):
-            a, b = bool(self.eval(e.lhs)), bool(self.eval(e.rhs))
-            return (a and b) if e.op == "land" else (a or b)
+            # pure operands, so evaluating the right one only when it decides gives the same
+            # value; it also keeps a guarded load (`i < n and a[i] > 0`) from indexing past
+            # the array as Python's short circuit does (the C++ has &&; the RTL reads some
+            # address and the guard masks what it read)
+            a = bool(self.eval(e.lhs))
+            if a != (e.op == "land"):
+                return a
+            return bool(self.eval(e.rhs))
         if isinstance(e, ir.Cast):
             return cast_value(self.eval(e.operand), e.operand.dtype, e.dtype)
         if isinstance(e, ir.Select):

@@ -259,6 +259,8 @@ def interpreter_check(
             run = execute(kernel, vs.inputs, max_steps=max_steps)
         except StepLimit:
             continue
+        except IndexError as e:  # the IR indexes past an array where Python did not
+            return f"vector {k} ({printable(vs.label)}): the kernel indexes outside an array ({e})"
         if kernel.status is not None:
             vs.status = run.status
         if run.status:

@@ -69,6 +69,10 @@ def perm_list(n: int) -> list[int]:
 
 
 CASES = {
+    "guarded_search": (
+        S.guarded_search,
+        lambda: many(lambda: (sorted(perm_list(23)), int(RNG.integers(-1200, 1200)))),
+    ),
     "bubble_swaps": (S.bubble_swaps, lambda: many(lambda: (perm_list(9),))),
     "bubble_swaps_array": (S.bubble_swaps, lambda: many(lambda: (ints("int16", 7),))),
     "row_swap": (
@@ -297,6 +301,7 @@ HLS_CASES = {
     "bit_len": "bit_lengths",
     "powmod": "modular_pow",
     "branch_after": "loop_var_after_branch",
+    "guarded": "guarded_search",
 }
 
 

@@ -411,3 +411,15 @@ def list_slice_loop(xs, out):
     for k, v in enumerate(xs[1:]):
         out[k] = v - xs[0]
     return out
+
+
+def guarded_search(arr, target):
+    """A load guarded by `and` (exponential search): Python never reads past the list."""
+    bound = 1
+    while bound < len(arr) and arr[bound] < target:
+        bound *= 2
+    hits = 0
+    for i in range(len(arr) + 4):
+        if i < len(arr) and arr[i] == target:
+            hits += 1
+    return bound * 1000 + hits
