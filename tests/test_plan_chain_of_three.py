@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 from test_plan_chains import APP as PAIR
-from test_plan_chains import planned_tree, run_on_fake_board
+from test_plan_chains import hand_back_on, planned_tree, run_on_fake_board
 
 APP = (
     PAIR[: PAIR.index("def main")]
@@ -45,7 +45,7 @@ def test_both_links_of_the_chain_are_chosen(three):
     assert sorted(links) == [("offset", "out_r", "clip", "z"), ("scale", "out_r", "offset", "y")]
     spec = json.loads(files["host/app_kernels.json"])
     regs = {k["task"]: [r["name"] for r in k["regmap"]["registers"]] for k in spec["kernels"]}
-    assert regs["offset"] == ["c"]  # both arrays are streams: no pointer register at all
+    assert regs["offset"] == ["c", "fallback"]  # both arrays are streams: no pointer register at all
     header = files["hls/offset/offset.h"].decode()
     assert "hls::stream<uint64_t>& y" in header and "hls::stream<uint64_t>& out_r" in header
     assert "m_axi" not in files["hls/offset/offset.cpp"].decode()
@@ -109,6 +109,16 @@ def test_cosim_streams_through_all_three_in_rtl(verilator_env, three, tmp_path):
     assert r["run_app"]["tasks"]["offset"]["streamed"] == 3
 
 
+@pytest.mark.parametrize("task", ["scale", "offset"])  # clip has no fallback status
+def test_the_middle_or_an_end_handing_a_call_back_runs_the_chain_on_the_cpu(three, task):
+    tmp, app, *_ = three
+    code, out, plain, tasks, _ = run_on_fake_board(
+        tmp, app, ["scale", "offset", "clip"], {task: hand_back_on(2)}
+    )
+    assert code == 0 and out == plain
+    assert all(tasks[k]["fallbacks"] == 1 for k in ("scale", "offset", "clip")), tasks
+
+
 @pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
 def test_the_builtin_rtl_of_all_three_packages_and_joins_both_links(three, tmp_path):
     from test_vivado import PKG, ok, report, run_standin, standin_args
@@ -116,7 +126,8 @@ def test_the_builtin_rtl_of_all_three_packages_and_joins_both_links(three, tmp_p
     tree = tmp_path / "tree"
     shutil.copytree(three[0] / "tree", tree)
     pkg = (tree / PKG).read_text()
-    assert "/offset.v] 32 0 [list {out_r master} {y slave}]" in pkg  # no m_axi_gmem, two streams
+    # no m_axi_gmem, two streams; 64 bytes of registers (c and the fallback status)
+    assert "/offset.v] 64 0 [list {out_r master} {y slave}]" in pkg
     ok(run_standin(tree, PKG))
     ok(run_standin(tree, "vivado/build_overlay.tcl", *standin_args(three[2]), tclargs=("builtin",)))
     joined = [" ".join(r) for r in report(tree)]

@@ -93,6 +93,8 @@ class CallHandle:
         self._done_seen = False
         # set by the device path
         self._upstream: list[CallHandle] = []  # producers streaming into this call (chains)
+        self._token: StreamedResult | None = None  # a producer's call: the result it streams
+        self._fell_back = False  # a producer whose kernel handed its call back
         self._args: tuple = ()
         self._bufs: list[DeviceBuffer] = []
         self._borrowed: list[bool] = []  # per buffer: a lent result, not the pool's
@@ -433,6 +435,7 @@ class AcceleratedKernel:
         self.wait_pending()
         h = CallHandle(self)
         h._args, h._bufs, h._borrowed = token.args, token.bufs, [False] * len(token.bufs)
+        h._token = token
         self._write_arguments(token.args, [int(b.device_address) for b in token.bufs])
         h._t_started = time.perf_counter()
         self._pending = h
@@ -442,7 +445,9 @@ class AcceleratedKernel:
         return [*upstream, h]
 
     def _finish_streamed(self, h: CallHandle, timeout: float | None) -> None:
-        """Wait for a producer of a chain; its result went into the stream, so only its buffers return."""
+        """Wait for a producer of a chain; its result went into the stream. Its buffers stay
+        with the handle until the consumer's call ends: if some kernel of the chain hands its
+        call back, the chain is computed on the CPU from the inputs they captured."""
         t2 = time.perf_counter()
         limit = self.runtime.timeout if timeout is None else timeout
         try:
@@ -454,8 +459,8 @@ class AcceleratedKernel:
             self.runtime.quarantine(h._bufs, h._borrowed)
             h._finished = True
             raise
-        self.runtime.pool.release(h._bufs)
-        h._bufs, h._finished = [], True
+        h._fell_back = self._status_offset is not None and bool(self.port.read32(self._status_offset))
+        h._finished = True
         self._pending = None
         st = self.stats
         st.calls += 1
@@ -478,12 +483,53 @@ class AcceleratedKernel:
             raise CallError(f"task {self.spec.task}: {reason}, but no CPU function is bound")
         return self.function(*args)
 
+    def _recompute(self, token: StreamedResult) -> Any:
+        """A launched producer's result on the CPU: its Python function on the inputs its
+        buffers captured, with what streamed into it recomputed the same way."""
+        args = list(token.args)
+        for pos in self._stream_positions:
+            up = args[pos]
+            args[pos] = up.kernel._recompute(up)
+        for (p, _off, pos, copy_in, _w), b in zip(self._arrays, token.bufs):
+            if pos >= 0 and copy_in:
+                args[pos] = marshal.as_python(np.array(b.array, copy=True), p.pytype)
+        st = self.stats
+        st.fallbacks += 1
+        reason = "a kernel of its chain handed its call back, so the chain ran on the CPU"
+        st.fallback_reasons[reason] = st.fallback_reasons.get(reason, 0) + 1
+        if self.function is None:
+            raise CallError(f"task {self.spec.task}: {reason}, but no CPU function is bound")
+        return self.function(*args)
+
+    def _chain_fallback(self, handle: CallHandle, t0: float) -> None:
+        """Some kernel of the chain ending in this call handed its call back: the producers'
+        results come from their Python functions on the inputs they captured, then this call
+        runs on the CPU (a producer's stream carried what its kernel computed, which Python
+        would not have)."""
+        args = list(handle._args)
+        for pos in self._stream_positions:
+            up = args[pos]
+            args[pos] = up.kernel._recompute(up)
+        self._release_chain(handle)
+        self.runtime.pool.release([b for b, lent in zip(handle._bufs, handle._borrowed) if not lent])
+        handle._bufs, handle._borrowed, self._pending = [], [], None
+        self._fallback(handle, tuple(args), {}, "fallback", FALLBACK_REASON, t0)
+
+    def _release_chain(self, handle: CallHandle) -> None:
+        for up in handle._upstream:
+            self.runtime.pool.release(up._bufs)
+            up._bufs = []
+
     def _finish(self, handle: CallHandle, timeout: float | None) -> None:
         if handle._finished:
             return
-        for up in handle._upstream:
-            if not up._finished:
-                up._kernel._finish_streamed(up, timeout)
+        try:
+            for up in handle._upstream:
+                if not up._finished:
+                    up._kernel._finish_streamed(up, timeout)
+        except KernelTimeout:
+            self._release_chain(handle)
+            raise
         t2 = time.perf_counter()
         st = self.stats
         limit = self.runtime.timeout if timeout is None else timeout
@@ -500,6 +546,16 @@ class AcceleratedKernel:
         t3 = time.perf_counter()
         args = handle._args
         rt = self.runtime
+        if any(up._fell_back for up in handle._upstream) or (
+            self._status_offset is not None
+            and self._stream_positions
+            and self.port.read32(self._status_offset)
+        ):
+            st.polls += polls
+            st.wait_s += t3 - t2
+            self._chain_fallback(handle, t2)
+            return
+        self._release_chain(handle)
         if self._status_offset is not None and self.port.read32(self._status_offset):
             rt.pool.release([b for b, lent in zip(handle._bufs, handle._borrowed) if not lent])
             handle._bufs, handle._borrowed, self._pending = [], [], None

@@ -89,6 +89,11 @@ class FakeDevice:
         return b
 
 
+class HandBack(Exception):
+    """Raised by a fake kernel's model: the kernel hands this call back to the CPU (it sets its
+    fallback status and leaves zeros where it would have written)."""
+
+
 class FakePort(KernelPort):
     def __init__(self, spec: KernelSpec, device: FakeDevice, model: Callable, latency: int = 3):
         self.name = spec.name
@@ -205,7 +210,23 @@ class FakePort(KernelPort):
                         np_dtype(e["dtype"]).type(e["value"]) if e["pytype"] == "npscalar" else e["value"]
                     )
                 args[pos] = st.build(values)
-        result = self.model(*args)
+        status = (
+            k.regmap.by_name("fallback") if any(r.name == "fallback" for r in k.regmap.registers) else None
+        )
+        try:
+            result = self.model(*args)
+        except HandBack:
+            if status is None:
+                raise AssertionError(f"{k.task} has no fallback register to hand a call back with") from None
+            self.regs[status.offset] = 1
+            for p in k.params:  # what a kernel that stopped leaves: zeros
+                if p.name in produced and produced[p.name] is None:
+                    self.device.streams.setdefault(k.stream_to, []).append(np.zeros(p.shape, p.np).tobytes())
+                elif p.name in produced:
+                    produced[p.name].device_copy[...] = 0
+            return
+        if status is not None:
+            self.regs[status.offset] = 0
         items = list(result) if k.return_tuple else ([result] if k.returns else [])
         for (kind, what), item in zip(k.returns, items):
             if kind == "scalar":
