@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import json
 import sys
 import tempfile
@@ -66,7 +67,7 @@ def corpus_cases() -> list[tuple[str, Case, str]]:
             functions = [
                 n
                 for n, v in vars(module).items()
-                if callable(v) and getattr(v, "__module__", "") == module.__name__
+                if inspect.isfunction(v) and v.__module__ == module.__name__
             ]
             scopes = getattr(module, "SCOPE", {})
             for k, (name, inputs) in enumerate(sorted(module.INPUTS.items())):
@@ -103,8 +104,20 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
         d.mkdir(parents=True, exist_ok=True)
     prepared: list[tuple[str, run.Prepared, int, str]] = []
     use_rtl = rtlsim.available()
+    taken: set[str] = set()
+
+    def unique(name: str) -> str:
+        """A kernel name not yet in the batch (corpora and examples share function names)."""
+        out, n = name, 2
+        while out in taken:
+            out, n = f"{name}_{n}", n + 1
+        taken.add(out)
+        return out
+
     for origin, case, scope in corpus_cases():
-        p = run.prepare_case(case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES)
+        p = run.prepare_case(
+            case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES, unique(case.name)
+        )
         prepared.append((origin, p, len(case.calls), scope))
     for ex in EXAMPLES:
         app = ROOT / "examples" / f"{ex}.py"
@@ -121,7 +134,7 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
                 res.status, res.reason = "rejected", k.reason
                 prepared.append((f"examples/{ex}.py", run.Prepared(res), len(fp.samples), ""))
                 continue
-            res.name = k.name
+            k.name = res.name = unique(k.name)
             p = run.prepare_kernel(
                 run.Prepared(res, k),
                 fp,

@@ -9,6 +9,7 @@ simulation, and the result is compared with the module's SCOPE label.
 
 import argparse
 import importlib.util
+import inspect
 import json
 import re
 import sys
@@ -40,9 +41,7 @@ def probe() -> list[dict]:
         spec.loader.exec_module(module)
         source = path.read_text()
         functions = [
-            n
-            for n, v in vars(module).items()
-            if callable(v) and getattr(v, "__module__", "") == module.__name__
+            n for n, v in vars(module).items() if inspect.isfunction(v) and v.__module__ == module.__name__
         ]
         for k, (name, inputs) in enumerate(sorted(module.INPUTS.items())):
             calls = inputs(np.random.default_rng(SEED + k))

@@ -175,8 +175,10 @@ def prepare_case(
     rtl_dir: Path | None,
     board: Board,
     rtl_max_cycles: int = rtlsim.MAX_COMPUTE_CYCLES,
+    kernel_name: str | None = None,
 ) -> Prepared:
-    """Everything up to the batched backends, for one case."""
+    """Everything up to the batched backends, for one case (`kernel_name`: the kernel's name
+    in the batch, where two cases share a function name)."""
     res = CaseResult(case.seed, case.name, case.floats, case.features, "accepted")
     try:
         g = golden.run_golden(case, app_dir)
@@ -197,6 +199,8 @@ def prepare_case(
     if isinstance(k, Rejected):
         res.status, res.reason = "rejected", k.reason
         return Prepared(res)
+    if kernel_name:
+        k.name = kernel_name
     return prepare_kernel(Prepared(res, k), fp, len(case.calls), csim_dir, rtl_dir, board, rtl_max_cycles)
 
 

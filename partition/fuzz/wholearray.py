@@ -213,6 +213,32 @@ class ArrayGen(ExprGen):
         self.math_outputs.append(name)
         self.features.add("numpy math")
 
+    def axis_reduction(self, shape: tuple[int, ...]) -> None:
+        """`r = np.sum(e, axis=k)` (or mean/max/min/argmax/argmin, function or method, axis
+        negative or not, keepdims): a new array of numpy's dtype for it."""
+        d = self.d
+        e = self.array_expr(shape)
+        if e is None or e.dt == "bool":
+            return
+        axis = d.int(0, len(shape) - 1)
+        if d.chance(0.3):
+            axis -= len(shape)
+        kinds = (
+            ("max", "min", "argmax", "argmin")
+            if e.is_float
+            else ("sum", "max", "min", "argmax", "argmin", "mean")
+        )
+        kind = d.choice(kinds)
+        keep = ", keepdims=True" if kind not in ("argmax", "argmin") and d.chance(0.2) else ""
+        form = d.choice((f"np.{kind}({{}}, axis={axis}{keep})", f"({{}}).{kind}(axis={axis}{keep})"))
+        val = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
+        if val is None or not isinstance(val, np.ndarray) or val.dtype.name not in (*INT_DTS, *FLOAT_DTS):
+            return
+        name = self.fresh("red")
+        self.emit(f"{name} = " + form.format(e.text))
+        self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
+        self.features.add("axis reduction")
+
     def stmt_numpy(self) -> None:
         """One whole-array statement: a new array, an in-place update or a reduction."""
         d = self.d
@@ -268,6 +294,9 @@ class ArrayGen(ExprGen):
             ):
                 return
             self.emit(f"{t.name}[{s}:{s + m}] {op}= {e.text}")
+            return
+        if (r == "reduce" or (r == "new" and d.chance(0.25))) and len(shape) >= 2 and d.chance(0.8):
+            self.axis_reduction(shape)
             return
         if r == "reduce":
             ints = [

@@ -395,7 +395,7 @@ def reject_cbrt(x):
 
 
 def reject_axis(m):
-    return np.sum(m, axis=0)
+    return np.sum(m, axis=(0, 1))
 
 
 def reject_inplace_cast(x):

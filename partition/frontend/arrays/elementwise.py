@@ -25,11 +25,13 @@ from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import (
     ARRAY_MAKERS,
     CMP_TEXT,
+    METHOD_REDUCTIONS,
     NUMPY_SCALAR_TYPES,
     OP_TEXT,
     PY_CMPS,
     PY_OPS,
     PY_UN,
+    REDUCTIONS,
     SCALAR_ALIASES,
     SUPPORTED_TEXT,
     text,
@@ -210,6 +212,12 @@ class Elementwise:
         made = self.created_call(node) or self.reordered_call(node)
         if made is not None:
             return made
+        np_name = lw.numpy_attr(f)
+        if np_name in REDUCTIONS and node.args and not isinstance(node.args[0], ast.Starred):
+            kind = {"amax": "max", "amin": "min"}.get(np_name, np_name)
+            return self.axis_reduce(kind, self.av(node.args[0]), node, node.args[1:], f"np.{np_name}()")
+        if np_name is None and isinstance(f, ast.Attribute) and f.attr in METHOD_REDUCTIONS:
+            return self.axis_reduce(f.attr, self.av(f.value), node, node.args, f".{f.attr}()")
         if node.keywords:
             raise Reject(line, f"{lw.callee_text(f)}() with keyword arguments on arrays")
         if any(isinstance(a, ast.Starred) for a in node.args):

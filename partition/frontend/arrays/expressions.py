@@ -27,7 +27,15 @@ from partition.frontend.arrays.values import (
 )
 from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, ArrayInfo, Reject
-from partition.frontend.syntax import BINOPS, CMPS, ELEMENTWISE_FUNCS, NUMPY_SCALAR_TYPES, text
+from partition.frontend.syntax import (
+    BINOPS,
+    CMPS,
+    ELEMENTWISE_FUNCS,
+    METHOD_REDUCTIONS,
+    NUMPY_SCALAR_TYPES,
+    REDUCTIONS,
+    text,
+)
 from partition.frontend.types import NP, PyInt, range_of
 
 
@@ -104,9 +112,13 @@ class ArrayExpressions:
                 return _matmul_rank(ra, rb)
             if np_name in ELEMENTWISE_FUNCS or np_name in NUMPY_SCALAR_TYPES or np_name in NP_MATH:
                 return _max_rank(*(self.rank_of(a) for a in args))
+            if np_name in REDUCTIONS and args:
+                return _reduced_rank(self.rank_of(args[0]), node, args[1:])
             return None  # reductions, and functions the scalar path rejects by name
         if isinstance(f, ast.Attribute):
             r = self.rank_of(f.value)
+            if r is not None and f.attr in METHOD_REDUCTIONS:
+                return _reduced_rank(r, node, args)
             if r is not None and f.attr in FLATTENERS:
                 return 1
             return r if r is not None and f.attr in ("astype", "copy", "clip") else None
@@ -273,6 +285,24 @@ class ArrayExpressions:
                 raise Reject(line, f"index {k} is out of bounds for a dimension of size {dim}")
             return ix_const(k + dim if k < 0 else k)
         return Ix(self.lw.index_of(te, node, dim, line), 0, dim - 1)
+
+
+def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> int | None:
+    """The rank of a reduction's result: an array along an axis of a 2-D or larger array (or
+    with keepdims=True), a scalar otherwise (also when the axis cannot be read: the scalar
+    path then names what it does not take)."""
+    if rank is None:
+        return None
+    axis = extra[0] if extra else next((k.value for k in node.keywords if k.arg == "axis"), None)
+    keep = any(
+        k.arg == "keepdims" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in node.keywords
+    )
+    if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+        return None
+    if keep:
+        return rank
+    return rank - 1 if rank > 1 else None
 
 
 def _max_rank(*ranks: int | None) -> int | None:

@@ -119,6 +119,8 @@ class Reductions:
             arg = node.args[0]
             if self.rank_of(arg) is None:
                 raise Reject(line, f"np.{np_name}() of a scalar")
+            if self.call_rank(node) is not None:
+                return None  # along an axis: an array (call_av)
             return self.reduce(kind, self.av(arg), node, node.args[1:], f"np.{np_name}()")
         if np_name in ("dot", "matmul") and len(node.args) == 2 and not node.keywords:
             ra, rb = self.rank_of(node.args[0]), self.rank_of(node.args[1])
@@ -132,6 +134,8 @@ class Reductions:
                 return None
             return self.scalar_extremum(np_name, node)
         if isinstance(f, ast.Attribute) and f.attr in METHOD_REDUCTIONS and self.rank_of(f.value) is not None:
+            if self.call_rank(node) is not None:
+                return None  # along an axis: an array (call_av)
             return self.reduce(f.attr, self.av(f.value), node, node.args, f".{f.attr}()")
         return None
 
@@ -149,20 +153,57 @@ class Reductions:
         return element(ops)  # type: ignore[arg-type]
 
     def reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> TE:
+        """A reduction over every element: loops before the statement, the result a scalar."""
+        line = node.lineno
+        axis, keepdims, acc_dt = self.reduction_options(kind, node, extra, len(a.shape), what)
+        if keepdims:
+            raise Reject(line, f"{what} with keepdims=True of a whole array (give an axis)")
+        if (
+            axis is not None and len(a.shape) > 1
+        ):  # pragma: no cover - call_rank sends these to the array path
+            raise Reject(line, f"{what} along an axis inside a scalar expression")
+        rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
+        stmts, te = self.reduce_stmts(kind, a, rdt, line, what)
+        self.emit(stmts, line, what)
+        return te
+
+    def reduction_options(
+        self, kind: str, node: ast.Call, extra: list[ast.expr], rank: int, what: str
+    ) -> tuple[int | None, bool, DType | None]:
+        """(axis normalised to 0..rank-1 or None, keepdims, dtype=) of a reduction call."""
         lw = self.lw
         line = node.lineno
-        if extra:
-            raise Reject(line, f"{what} with an axis argument (reductions along one axis are not supported)")
+        axis_node: ast.expr | None = extra[0] if extra else None
+        if len(extra) > 1:
+            raise Reject(line, f"{what} with more than an axis as positional arguments")
+        keepdims = False
         acc_dt: DType | None = None
         for kw in node.keywords:
-            if kw.arg == "axis" and isinstance(kw.value, ast.Constant) and kw.value.value is None:
-                continue
-            if kw.arg == "dtype" and kind in ("sum", "mean"):
+            if kw.arg == "axis" and axis_node is None:
+                axis_node = kw.value
+            elif kw.arg == "dtype" and kind in ("sum", "mean"):
                 acc_dt = lw.parse_dtype(kw.value, line)
-                continue
-            if kw.arg == "axis":
-                raise Reject(line, f"{what} with axis= (reductions along one axis are not supported)")
-            raise Reject(line, f"{what} with {kw.arg}=")
+            elif (
+                kw.arg == "keepdims"
+                and isinstance(kw.value, ast.Constant)
+                and isinstance(kw.value.value, bool)
+            ):
+                keepdims = kw.value.value
+            else:
+                raise Reject(line, f"{what} with {kw.arg}=")
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            return None, keepdims, acc_dt
+        value = self.slice_bound(axis_node) if not isinstance(axis_node, ast.Tuple) else False
+        if type(value) is not int:
+            raise Reject(
+                line, f"{what}: the axis must be one constant int (a tuple of axes is not supported)"
+            )
+        if not -rank <= value < rank:
+            raise Reject(line, f"{what}: axis {value} is out of bounds for an array of {rank} dimensions")
+        return value % rank, keepdims, acc_dt
+
+    def reduction_dtype(self, kind: str, a: AV, acc_dt: DType | None, line: int, what: str) -> DType:
+        """numpy's result dtype for the reduction of an `a.dtype` array."""
         sample = np.ones(1, dtype=a.dtype.np)
         fn = getattr(np, kind)
         kwargs = {"dtype": acc_dt.np} if acc_dt is not None else {}
@@ -172,22 +213,59 @@ class Reductions:
                 rdt = dtype(np.asarray(fn(sample, **kwargs)).dtype)
             except (TypeError, ValueError, KeyError) as e:
                 raise Reject(line, f"{what} of a {a.dtype.name} array: {e}") from None
+        if kind in ("sum", "mean") and (rdt.is_bool or (kind == "mean" and not rdt.is_float)):
+            raise Reject(line, f"{what} accumulating in {rdt.name}")
+        return rdt
+
+    def axis_reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> AV:
+        """A reduction along one axis: an array of the other axes (numpy's dtype), each element
+        the reduction of its line along the axis, made by loops like a matrix product."""
+        line = node.lineno
+        rank = len(a.shape)
+        axis, keepdims, acc_dt = self.reduction_options(kind, node, extra, rank, what)
+        assert axis is not None
+        rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
+        n = a.shape[axis]
+        if n == 0 and kind not in ("sum", "mean"):
+            raise Reject(line, f"{what} along an empty axis (numpy raises)")
+        if keepdims:
+            shape = (*a.shape[:axis], 1, *a.shape[axis + 1 :])
+        else:
+            shape = (*a.shape[:axis], *a.shape[axis + 1 :])
+
+        def line_of(idx: tuple[Ix, ...]) -> AV:
+            rest = (*idx[:axis], *idx[axis + 1 :]) if keepdims else idx
+
+            def at(k: tuple[Ix, ...]) -> TE:
+                return a.at((*rest[:axis], k[0], *rest[axis:]))
+
+            return AV((n,), a.dtype, at)
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                stmts, te = self.reduce_stmts(kind, line_of(idx), rdt, line, what)
+                value = self.lw.store_value(te, target.base, line)
+                return [*stmts, ir.Store(target.base.name, target.index(idx), value, line)]
+
+            target.base.stored = True
+            return self.loop_nest(shape, line, body)
+
+        return self.produced(shape, rdt, fill, line)
+
+    def reduce_stmts(self, kind: str, a: AV, rdt: DType, line: int, what: str) -> tuple[list[ir.Stmt], TE]:
+        """Statements reducing every element of `a`, and the expression of the result."""
         n = int(np.prod(a.shape))
         if kind in ("sum", "mean"):
-            if rdt.is_bool or (kind == "mean" and not rdt.is_float):
-                raise Reject(line, f"{what} accumulating in {rdt.name}")
             self.note_float_order(rdt, what, "numpy adds pairwise", line)
             acc = self.scalar_temp("acc", rdt)
 
             def add(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
                 return [ir.Assign(acc.name, ir.Bin("add", acc, cast(a.at(idx).e, rdt), rdt), line)]
 
-            self.emit(
-                [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(a.shape, line, add)], line, what
-            )
+            stmts = [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(a.shape, line, add)]
             if kind == "mean":
-                return TE(NP(rdt), ir.Bin("div", acc, const(n, rdt), rdt))
-            return TE(NP(rdt), acc)
+                return stmts, TE(NP(rdt), ir.Bin("div", acc, const(n, rdt), rdt))
+            return stmts, TE(NP(rdt), acc)
         first = a.at(tuple(ix_const(0) for _ in a.shape))
         if kind in ("max", "min"):
             acc = self.scalar_temp("acc", rdt)
@@ -195,12 +273,9 @@ class Reductions:
             def keep(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
                 return [ir.Assign(acc.name, self.extremum(kind, TE(NP(rdt), acc), a.at(idx), rdt).e, line)]
 
-            self.emit(
-                [ir.Assign(acc.name, cast(first.e, rdt), line), *self.loop_nest(a.shape, line, keep)],
-                line,
-                what,
+            return [ir.Assign(acc.name, cast(first.e, rdt), line), *self.loop_nest(a.shape, line, keep)], TE(
+                NP(rdt), acc
             )
-            return TE(NP(rdt), acc)
         # argmax / argmin: the first extreme element (the first NaN for floats)
         best = self.scalar_temp("best", a.dtype)
         pos = self.scalar_temp("pos", rdt)
@@ -214,16 +289,12 @@ class Reductions:
             flat = _flat(idx, a.shape, rdt)
             return [ir.If(take, [ir.Assign(pos.name, flat, line), ir.Assign(best.name, x, line)], [], line)]
 
-        self.emit(
-            [
-                ir.Assign(best.name, first.e, line),
-                ir.Assign(pos.name, const(0, rdt), line),
-                *self.loop_nest(a.shape, line, pick),
-            ],
-            line,
-            what,
-        )
-        return TE(NP(rdt), pos)
+        stmts = [
+            ir.Assign(best.name, first.e, line),
+            ir.Assign(pos.name, const(0, rdt), line),
+            *self.loop_nest(a.shape, line, pick),
+        ]
+        return stmts, TE(NP(rdt), pos)
 
     def dot_scalar(self, left: ast.expr, right: ast.expr, node: ast.AST, what: str) -> TE:
         """1-D . 1-D: a scalar sum of products in numpy's result dtype."""

@@ -1,0 +1,109 @@
+"""Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
+negative or positive, keepdims): NumPy's result dtypes, checked by the reference
+interpreter against Python on edge values, and through C simulation."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_cases import axis_kernels as A
+from frontend_util import profile_calls
+from test_frontend import check
+from test_frontend_numpy import _build_and_run
+
+from partition.codegen import generate_hls
+from partition.frontend import Rejected, translate
+from partition.resources import resource_dir
+from partition.vectors import kernel_vectors
+
+APP_DIR = Path(__file__).parent
+RNG = np.random.default_rng(20261205)
+
+
+def ints(dt, shape):
+    info = np.iinfo(dt)
+    a = RNG.integers(info.min, info.max, size=shape, endpoint=True, dtype=dt)
+    a.flat[:2] = [info.min, info.max]
+    return a
+
+
+def floats(shape):
+    a = RNG.standard_normal(shape) * 10
+    a.flat[0] = -0.0
+    return a
+
+
+CASES = {
+    "column_means": (A.column_means, lambda: [(floats((5, 3)),) for _ in range(3)]),
+    "column_means_int": (A.column_means, lambda: [(ints(np.int16, (4, 6)),) for _ in range(3)]),
+    "row_sums_int": (A.row_sums_int, lambda: [(ints(np.int16, (3, 7)),) for _ in range(3)]),
+    "row_sums_uint8": (A.row_sums_int, lambda: [(ints(np.uint8, (2, 9)),) for _ in range(3)]),
+    "centred": (A.centred, lambda: [(floats((6, 4)),) for _ in range(3)]),
+    "channel_max": (A.channel_max, lambda: [(ints(np.uint8, (4, 5, 3)),) for _ in range(3)]),
+    "best_class": (A.best_class, lambda: [(floats((5, 4)),) for _ in range(3)]),
+    "best_class_ties": (
+        A.best_class,
+        lambda: [(RNG.integers(0, 3, (6, 5)).astype(np.int32),) for _ in range(3)],
+    ),
+    "col_min_keep": (A.col_min_keep, lambda: [(ints(np.int8, (4, 3)),) for _ in range(3)]),
+    "row_norms": (A.row_norms, lambda: [(floats((4, 6)),) for _ in range(3)]),
+    "mean_over_frames": (A.mean_over_frames, lambda: [(ints(np.uint8, (3, 4, 5)),) for _ in range(3)]),
+    "vector_axis0": (A.vector_axis0, lambda: [(ints(np.int32, (7,)),) for _ in range(3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_axis_reduction_matches_python(name):
+    fn, make = CASES[name]
+    check(fn, make())
+
+
+def test_result_dtypes_are_numpys():
+    k = check(A.row_sums_int, [(ints(np.int16, (3, 7)),)])
+    assert k.param(k.params[-1].name).dtype.name == "int64"  # np.sum of int16 accumulates in int64
+    k = check(A.channel_max, [(ints(np.uint8, (2, 2, 3)),)])
+    assert k.params[-1].dtype.name == "uint8" and k.params[-1].shape == (2, 2)
+
+
+def test_axis_that_is_not_a_constant_is_named():
+    def f(m, ax):
+        return m.sum(axis=ax)
+
+    fp = profile_calls(f, [(np.ones((3, 3)), 1), (np.ones((3, 3)), 0)], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert isinstance(k, Rejected) and "axis" in k.reason
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_axis_reductions_pass_c_simulation(tmp_path):
+    (tmp_path / "include").mkdir()
+    shutil.copy(resource_dir("hls") / "partition_ops.h", tmp_path / "include" / "partition_ops.h")
+    tasks = []
+    for name in (
+        "column_means",
+        "row_sums_int",
+        "channel_max",
+        "best_class_ties",
+        "col_min_keep",
+        "mean_over_frames",
+    ):
+        fn, make = CASES[name]
+        calls = make()
+        fp = profile_calls(fn, calls, APP_DIR)
+        k = translate(fp, APP_DIR)
+        assert not isinstance(k, Rejected), k.reason
+        k.name = name
+        files = generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
+        for rel, data in files.items():
+            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / rel).write_bytes(data)
+        tasks.append(name)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(zip(tasks, pool.map(lambda t: _build_and_run(tmp_path / t, t), tasks)))
+    for name, (build, run) in results.items():
+        assert build.returncode == 0 and not build.stderr.strip(), (name, build.stderr[-3000:])
+        assert run is not None and run.returncode == 0, (name, run.stdout[-3000:])
