@@ -1,6 +1,7 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
-negative or positive, keepdims): NumPy's result dtypes, checked by the reference
-interpreter against Python on edge values, and through C simulation."""
+negative or positive, keepdims), outer products (np.outer, np.<ufunc>.outer) and flips
+(np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
+reference interpreter against Python on edge values, and through C simulation."""
 
 from __future__ import annotations
 
@@ -53,6 +54,22 @@ CASES = {
     "row_norms": (A.row_norms, lambda: [(floats((4, 6)),) for _ in range(3)]),
     "mean_over_frames": (A.mean_over_frames, lambda: [(ints(np.uint8, (3, 4, 5)),) for _ in range(3)]),
     "vector_axis0": (A.vector_axis0, lambda: [(ints(np.int32, (7,)),) for _ in range(3)]),
+    "gemver_update": (
+        A.gemver_update,
+        lambda: [(floats((4, 5)), floats(4), floats(5), floats(4), floats(5)) for _ in range(3)],
+    ),
+    "gemver_update_int": (
+        A.gemver_update,
+        lambda: [tuple(ints(np.int32, s) for s in ((4, 5), 4, 5, 4, 5)) for _ in range(3)],
+    ),
+    "pairwise_diff": (
+        A.pairwise_diff,
+        lambda: [(ints(np.int16, 5), ints(np.int8, (2, 3))) for _ in range(3)],
+    ),
+    "pairwise_max": (A.pairwise_max, lambda: [(floats(3), floats(4)) for _ in range(3)]),
+    "reverse_dot": (A.reverse_dot, lambda: [(ints(np.int32, 6), ints(np.int32, 6)) for _ in range(3)]),
+    "flip_rows_cols": (A.flip_rows_cols, lambda: [(ints(np.int16, (3, 4)),) for _ in range(3)]),
+    "flip_write_through": (A.flip_write_through, lambda: [(ints(np.int16, 5),) for _ in range(3)]),
 }
 
 
@@ -90,6 +107,12 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "best_class_ties",
         "col_min_keep",
         "mean_over_frames",
+        "gemver_update",
+        "pairwise_diff",
+        "pairwise_max",
+        "reverse_dot",
+        "flip_rows_cols",
+        "flip_write_through",
     ):
         fn, make = CASES[name]
         calls = make()

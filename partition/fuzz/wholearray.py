@@ -223,6 +223,16 @@ class ArrayGen(ExprGen):
         axis = d.int(0, len(shape) - 1)
         if d.chance(0.3):
             axis -= len(shape)
+        if d.chance(0.25):  # a flip instead: np.flip along an axis or all, flipud, fliplr
+            form = d.choice((f"np.flip({{}}, axis={axis})", "np.flip({})", "np.flipud({})", "np.fliplr({})"))
+            val = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
+            if val is None:
+                return
+            name = self.fresh("fl")
+            self.emit(f"{name} = " + form.format(e.text))
+            self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
+            self.features.add("flip")
+            return
         kinds = (
             ("max", "min", "argmax", "argmin")
             if e.is_float

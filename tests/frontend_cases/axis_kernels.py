@@ -48,3 +48,32 @@ def mean_over_frames(frames):
 
 def vector_axis0(x):
     return np.sum(x, axis=0) + x.max(axis=0)
+
+
+def gemver_update(A, u1, v1, u2, v2):
+    """PolyBench gemver's first step: A += u1 v1^T + u2 v2^T."""
+    A += np.outer(u1, v1) + np.outer(u2, v2)
+    return A
+
+
+def pairwise_diff(x, y):
+    return np.subtract.outer(x, y)
+
+
+def pairwise_max(x, y):
+    return np.maximum.outer(x, y)
+
+
+def reverse_dot(r, y):
+    """Levinson-Durbin's inner product with the reversed prefix."""
+    return np.dot(np.flip(r), y)
+
+
+def flip_rows_cols(img):
+    return np.flipud(img) + np.fliplr(img) + np.flip(img, axis=1) + np.flip(img)
+
+
+def flip_write_through(a):
+    r = np.flip(a)
+    r[0] = 7
+    return a

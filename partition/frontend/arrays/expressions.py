@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from partition import ir
-from partition.frontend.arrays.reordered import FLATTENERS
+from partition.frontend.arrays.reordered import FLATTENERS, ufunc_outer
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import (
     AV,
@@ -99,7 +99,7 @@ class ArrayExpressions:
         f = node.func
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
-        if np_name is not None:
+        if np_name is not None or ufunc_outer(f) is not None:
             made = self.created_rank(node)
             if made is None:
                 made = self.reordered_rank(node)

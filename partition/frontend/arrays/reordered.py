@@ -22,12 +22,14 @@ from __future__ import annotations
 import ast
 import math
 
+import numpy as np
+
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Comp, Ix, View, full_view, ix_add, ix_const
 from partition.frontend.model import TE, Reject, cast, const
-from partition.frontend.syntax import text
+from partition.frontend.syntax import BINOPS, text
 
 FLATTENERS = ("flatten", "ravel", "reshape")
 
@@ -225,10 +227,79 @@ class Reordered:
 
     # ------------------------------------------------------------ dispatch
 
+    # ------------------------------------------------------------ flips and outer products
+
+    def flipped(self, name: str, node: ast.Call) -> AV:
+        """np.flip(a) / np.flip(a, axis) / np.flipud(a) / np.fliplr(a): a's elements in reverse
+        order along the axes (all of them for np.flip without an axis)."""
+        line = node.lineno
+        if not node.args or isinstance(node.args[0], ast.Starred) or len(node.args) > 2:
+            raise Reject(line, f"np.{name}() needs one array (and for np.flip an axis)")
+        a = self.av(node.args[0])
+        rank = len(a.shape)
+        axis_node = node.args[1] if len(node.args) > 1 else None
+        for kw in node.keywords:
+            if kw.arg == "axis" and name == "flip" and axis_node is None:
+                axis_node = kw.value
+            else:
+                raise Reject(line, f"np.{name}() with {kw.arg}=")
+        if name == "flipud":
+            axes = {0}
+        elif name == "fliplr":
+            if rank < 2:
+                raise Reject(line, "np.fliplr() of a 1-D array (numpy raises)")
+            axes = {1}
+        elif axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            axes = set(range(rank))
+        else:
+            k = self.slice_bound(axis_node)
+            if type(k) is not int or not -rank <= k < rank:
+                raise Reject(line, f"np.flip(): the axis must be one constant int in -{rank}..{rank - 1}")
+            axes = {k % rank}
+        # a view, as numpy's (writes through it reach a), like a[::-1]
+        comps = tuple(Comp(d, a.shape[d] - 1, -1) if d in axes else Comp(d) for d in range(rank))
+        return self.reindex(a, a.shape, comps)
+
+    def outer(self, ufunc: str, node: ast.Call) -> AV:
+        """np.outer(a, b) (1-D a and b) and np.<ufunc>.outer(a, b): the ufunc of every pair, of
+        shape a.shape + b.shape, in numpy's dtype for the ufunc of the two."""
+        line = node.lineno
+        what = (
+            "np.outer()"
+            if ufunc == "multiply" and self.lw.numpy_attr(node.func) == "outer"
+            else f"np.{ufunc}.outer()"
+        )
+        if len(node.args) != 2 or node.keywords or any(isinstance(x, ast.Starred) for x in node.args):
+            raise Reject(line, f"{what} takes two arrays (and no keywords)")
+        a, b = (self.operand(x) for x in node.args)
+        if what == "np.outer()" and any(not isinstance(x, AV) or len(x.shape) != 1 for x in (a, b)):
+            raise Reject(line, "np.outer() of arrays that are not 1-D (numpy flattens them: pass x.ravel())")
+        ra = len(a.shape) if isinstance(a, AV) else 0
+        shape = (*(a.shape if isinstance(a, AV) else ()), *(b.shape if isinstance(b, AV) else ()))
+
+        def spread(x: AV | TE, first: bool) -> AV | TE:
+            if not isinstance(x, AV):
+                return x
+            return AV(shape, x.dtype, (lambda idx: x.at(idx[:ra])) if first else (lambda idx: x.at(idx[ra:])))
+
+        sa, sb = spread(a, True), spread(b, False)
+        op_node = OUTER_UFUNCS[ufunc]
+        if op_node is None:  # maximum / minimum
+            which = "max" if ufunc == "maximum" else "min"
+            _, element = self.minmax_parts(which, [sa, sb], node)
+            return self.elementwise([sa, sb], element, getattr(np, ufunc), what, line)
+        return self.binary(BINOPS[type(op_node)], sa, sb, node)
+
     def reordered_rank(self, node: ast.Call) -> int | None:
-        """The rank of a flattening or sorting call (1), None for other calls."""
+        """The rank of a flattening or sorting call (1), a flip (its argument's) or an outer
+        product (the sum of its arguments'), None for other calls."""
         f = node.func
         name = self.lw.numpy_attr(f)
+        if name in ("flip", "flipud", "fliplr") and node.args:
+            return self.rank_of(node.args[0])
+        if (name == "outer" or ufunc_outer(f) is not None) and len(node.args) == 2:
+            ra, rb = (self.rank_of(a) for a in node.args)
+            return (ra or 0) + (rb or 0) or None
         if name in ("ravel", "sort"):
             if name == "sort" and node.args and not node.keywords:
                 return self.rank_of(node.args[0])
@@ -242,6 +313,11 @@ class Reordered:
         lw = self.lw
         f = node.func
         name = lw.numpy_attr(f)
+        if name in ("flip", "flipud", "fliplr"):
+            return self.flipped(name, node)
+        ufunc = "multiply" if name == "outer" else ufunc_outer(f)
+        if ufunc is not None:
+            return self.outer(ufunc, node)
         if name in ("ravel", "sort"):
             if not node.args or isinstance(node.args[0], ast.Starred):
                 raise Reject(node.lineno, f"np.{name}() without an array")
@@ -253,3 +329,27 @@ class Reordered:
         if isinstance(f, ast.Attribute) and f.attr in FLATTENERS and self.rank_of(f.value) is not None:
             return self.flattened(f.attr, self.av(f.value), node)
         return None
+
+
+# ufunc.outer: np.<ufunc>.outer(a, b) for the ufuncs of arithmetic and comparison
+OUTER_UFUNCS = {
+    "add": ast.Add(), "subtract": ast.Sub(), "multiply": ast.Mult(), "divide": ast.Div(),
+    "true_divide": ast.Div(), "floor_divide": ast.FloorDiv(), "power": ast.Pow(), "mod": ast.Mod(),
+    "remainder": ast.Mod(), "bitwise_and": ast.BitAnd(), "bitwise_or": ast.BitOr(),
+    "bitwise_xor": ast.BitXor(), "left_shift": ast.LShift(), "right_shift": ast.RShift(),
+    "maximum": None, "minimum": None,
+}  # fmt: skip
+
+
+def ufunc_outer(f: ast.expr) -> str | None:
+    """`u` of a call `np.u.outer` (a ufunc the outer product takes), else None."""
+    if (
+        isinstance(f, ast.Attribute)
+        and f.attr == "outer"
+        and isinstance(f.value, ast.Attribute)
+        and f.value.attr in OUTER_UFUNCS
+        and isinstance(f.value.value, ast.Name)
+        and f.value.value.id in ("np", "numpy")
+    ):
+        return f.value.attr
+    return None
