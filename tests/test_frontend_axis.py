@@ -1,5 +1,6 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
-negative or positive, keepdims), outer products (np.outer, np.<ufunc>.outer) and flips
+negative or positive, keepdims), assignments through boolean masks (`x[x < 0] = 0`,
+`x[m] += v`, `x[m] = y[m]`), outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
 reference interpreter against Python on edge values, and through C simulation."""
 
@@ -70,6 +71,15 @@ CASES = {
     "reverse_dot": (A.reverse_dot, lambda: [(ints(np.int32, 6), ints(np.int32, 6)) for _ in range(3)]),
     "flip_rows_cols": (A.flip_rows_cols, lambda: [(ints(np.int16, (3, 4)),) for _ in range(3)]),
     "flip_write_through": (A.flip_write_through, lambda: [(ints(np.int16, 5),) for _ in range(3)]),
+    "relu_inplace": (A.relu_inplace, lambda: [(floats((3, 4)),) for _ in range(3)]),
+    "relu_inplace_int": (A.relu_inplace, lambda: [(ints(np.int8, 9),) for _ in range(3)]),
+    "clamp_masked": (A.clamp_masked, lambda: [(ints(np.uint8, (4, 4)), 200) for _ in range(3)]),
+    "stddev_guard": (A.stddev_guard, lambda: [(np.abs(floats(6)) / 20, 0.1) for _ in range(3)]),
+    "masked_copy": (A.masked_copy, lambda: [(ints(np.int16, 8), ints(np.int16, 8), 0) for _ in range(3)]),
+    "mask_of_other": (
+        A.mask_of_other,
+        lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
+    ),
 }
 
 
@@ -113,6 +123,9 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "reverse_dot",
         "flip_rows_cols",
         "flip_write_through",
+        "relu_inplace",
+        "clamp_masked",
+        "masked_copy",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -213,6 +213,26 @@ class ArrayGen(ExprGen):
         self.math_outputs.append(name)
         self.features.add("numpy math")
 
+    def masked_update(self, cands: list[Arr]) -> None:
+        """`t[mask] = v`, `t[mask] op= v` or `t[mask] = y[mask]`: a boolean mask of t's shape
+        from a comparison of t or another array of its shape."""
+        d = self.d
+        targets = [a for a in cands if a.writable and a.dt != "bool"]
+        if not targets:
+            return
+        t = d.choice(targets)
+        other = self.array_operand(t.shape) if d.chance(0.5) else None
+        left = other.text if other is not None and other.kind == "arr" else t.name
+        mask = f"({left} {d.choice(('>', '<', '>=', '!='))} {d.int(-3, 3)})"
+        y = self.array_operand(t.shape) if d.chance(0.3) else None
+        if y is not None and y.kind == "arr" and y.dt == t.dt:
+            stmt = f"{t.name}[{mask}] = {y.text}[{mask}]"
+        else:
+            op = d.choice(("", "+", "-", "*"))
+            stmt = f"{t.name}[{mask}] {op}= {d.int(0, 5)}"
+        self.emit(stmt)
+        self.features.add("masked assignment")
+
     def axis_reduction(self, shape: tuple[int, ...]) -> None:
         """`r = np.sum(e, axis=k)` (or mean/max/min/argmax/argmin, function or method, axis
         negative or not, keepdims): a new array of numpy's dtype for it."""
@@ -275,6 +295,9 @@ class ArrayGen(ExprGen):
             self.emit(f"{name} = {e.text}")
             dt = e.dt
             self.arrays[name] = Arr(name, dt, shape, writable=False)
+            return
+        if r == "inplace" and d.chance(0.3):
+            self.masked_update(cands)
             return
         if r == "inplace":
             targets = [a for a in cands if a.writable and len(a.shape) == 1 and a.shape[0] >= 2]

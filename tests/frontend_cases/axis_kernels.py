@@ -77,3 +77,32 @@ def flip_write_through(a):
     r = np.flip(a)
     r[0] = 7
     return a
+
+
+def relu_inplace(x):
+    x[x < 0] = 0
+    return x
+
+
+def clamp_masked(img, t):
+    out = img.copy()
+    out[out > t] = t
+    out[img < 10] += 5
+    return out
+
+
+def stddev_guard(stddev, eps):
+    """PolyBench correlation: a near-constant column gets a deviation of 1."""
+    stddev[stddev <= eps] = 1.0
+    return stddev
+
+
+def masked_copy(dst, src, lo):
+    dst[src > lo] = src[src > lo]
+    return dst
+
+
+def mask_of_other(x, y):
+    m = (x > 0) & (y > 0)
+    x[m] *= 2
+    return x

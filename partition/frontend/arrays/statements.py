@@ -59,8 +59,11 @@ class ArrayStatements:
             stmts = [ir.For(v, const(0, dt), const(n, dt), 1, stmts, n, line, label)]
         return stmts
 
-    def store_loop(self, target: View, value: Operand, line: int, op: str | None = None) -> list[ir.Stmt]:
-        """target[...] = value (or target op= value), numpy broadcasting; a temporary when they overlap."""
+    def store_loop(
+        self, target: View, value: Operand, line: int, op: str | None = None, mask: AV | None = None
+    ) -> list[ir.Stmt]:
+        """target[...] = value (or target op= value), numpy broadcasting; a temporary when they
+        overlap. With `mask` (a boolean array of the target's shape), only where it is true."""
         lw = self.lw
         base = target.base
         if base.kind == "rom":
@@ -79,7 +82,8 @@ class ArrayStatements:
                     base.loaded = True
                     cur = TE(NP(base.dtype), ir.Load(base.name, where, base.dtype))
                     te = lw.binop(op, cur, te, ast.Pass(lineno=line))
-                return [ir.Store(base.name, where, lw.store_value(te, base, line), line)]
+                store: list[ir.Stmt] = [ir.Store(base.name, where, lw.store_value(te, base, line), line)]
+                return store if mask is None else [ir.If(mask.at(idx).e, store, [], line)]
 
             return self.loop_nest(shape, line, body)
 
@@ -98,6 +102,10 @@ class ArrayStatements:
                 v = self.scalar_temp("rhs", value.e.dtype)
                 lw.pending.append(ir.Assign(v.name, value.e, line))
                 value = TE(value.pt, v)
+            if mask is not None:  # the mask as it was before any element changes, too
+                tmask = full_view(self.temp_array(mask.dtype, mask.shape))
+                lw.pending.extend(self.store_loop(tmask, mask, line))
+                mask = self.view_av(tmask)
             stmts = build(value)
         base.stored = True
         return stmts
@@ -144,8 +152,56 @@ class ArrayStatements:
         info = self.bind_storage(pyname, a.dtype, a.shape, line)
         return self.materialise(a, full_view(info), line)
 
+    def masked_target(self, target: ast.expr, line: int) -> tuple[View, AV, ast.expr] | None:
+        """`x[mask]` as an assignment target, for a boolean array `mask` of x's shape: (x's
+        elements, the mask, the mask's expression), or None for any other target."""
+        if not isinstance(target, ast.Subscript) or isinstance(target.slice, (ast.Slice, ast.Tuple)):
+            return None
+        if self.rank_of(target.slice) is None or self.rank_of(target.value) is None:
+            return None
+        mask = self.av(target.slice)
+        if not mask.dtype.is_bool:
+            return None  # integer-array indexing: `gather` says what it takes
+        view = self.target_view(target.value, line)
+        if mask.shape != view.shape:
+            raise Reject(
+                line,
+                f"{text(target)}: a boolean mask of shape {mask.shape} for an array of shape {view.shape} "
+                "(a mask of the array's own shape is taken)",
+            )
+        return view, mask, target.slice
+
+    def masked_value(
+        self, value: ast.expr, mask_node: ast.expr, shape: tuple[int, ...], line: int
+    ) -> Operand:
+        """The value assigned through a mask: a scalar, or `y[mask]` with the same mask (numpy
+        then takes y's element at each true position: y where the mask holds)."""
+        if (
+            isinstance(value, ast.Subscript)
+            and ast.dump(value.slice) == ast.dump(mask_node)
+            and self.rank_of(value.value) is not None
+        ):
+            y = self.av(value.value)
+            if y.shape == shape:
+                return y
+        val = self.operand(value)
+        if isinstance(val, AV):
+            raise Reject(
+                line,
+                "an array assigned through a boolean mask (its length is the number of true elements, known "
+                "only at run time): write y[mask] with the same mask, or use np.where",
+            )
+        return val
+
     def assign_elements(self, target: ast.expr, value: ast.expr, line: int) -> list[ir.Stmt]:
-        """`x[...] = value` for a slice or row (numpy casts to x's dtype)."""
+        """`x[...] = value` for a slice or row (numpy casts to x's dtype), or through a boolean
+        mask of x's shape."""
+        masked = self.masked_target(target, line)
+        if masked is not None:
+            view, mask, mask_node = masked
+            return self.store_loop(
+                view, self.masked_value(value, mask_node, view.shape, line), line, mask=mask
+            )
         view = self.target_view(target, line)
         val = self.operand(value)
         if isinstance(val, AV):
@@ -157,9 +213,16 @@ class ArrayStatements:
         return self.store_loop(view, val, line)
 
     def augassign(self, target: ast.expr, op: str, value: ast.expr, line: int) -> list[ir.Stmt]:
-        """`x op= value` / `x[...] op= value`: in place, numpy's same_kind casting."""
-        view = self.target_view(target, line)
-        val = self.operand(value)
+        """`x op= value` / `x[...] op= value`: in place, numpy's same_kind casting (also through
+        a boolean mask of x's shape)."""
+        masked = self.masked_target(target, line)
+        mask = None
+        if masked is not None:
+            view, mask, mask_node = masked
+            val = self.masked_value(value, mask_node, view.shape, line)
+        else:
+            view = self.target_view(target, line)
+            val = self.operand(value)
         shape = view.shape
         if isinstance(val, AV) and not _broadcasts_to(val.shape, shape):
             raise Reject(line, f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}")
@@ -170,7 +233,7 @@ class ArrayStatements:
             f"{view.dtype.name} array {OP_TEXT[op]}= {describe_operand(val)}",
             line,
         )
-        return self.store_loop(view, val, line, op=op)
+        return self.store_loop(view, val, line, op=op, mask=mask)
 
     def result_array(self, item: ast.expr, k: int, line: int) -> tuple[ArrayInfo, list[ir.Stmt]]:
         """A returned array expression, made into an output array of its own."""
