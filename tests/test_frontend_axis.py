@@ -1,6 +1,6 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
 negative or positive, keepdims), assignments through boolean masks (`x[x < 0] = 0`,
-`x[m] += v`, `x[m] = y[m]`), outer products (np.outer, np.<ufunc>.outer) and flips
+`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
 reference interpreter against Python on edge values, and through C simulation."""
 
@@ -76,6 +76,13 @@ CASES = {
     "clamp_masked": (A.clamp_masked, lambda: [(ints(np.uint8, (4, 4)), 200) for _ in range(3)]),
     "stddev_guard": (A.stddev_guard, lambda: [(np.abs(floats(6)) / 20, 0.1) for _ in range(3)]),
     "masked_copy": (A.masked_copy, lambda: [(ints(np.int16, 8), ints(np.int16, 8), 0) for _ in range(3)]),
+    "floyd_warshall": (
+        A.floyd_warshall,
+        lambda: [(RNG.integers(1, 50, (5, 5)).astype(np.int32),) for _ in range(3)],
+    ),
+    "pairwise_sq_dist": (A.pairwise_sq_dist, lambda: [(floats((4, 3)),) for _ in range(3)]),
+    "last_channel": (A.last_channel, lambda: [(ints(np.int16, (2, 3, 3)),) for _ in range(3)]),
+    "scale_rows": (A.scale_rows, lambda: [(floats(3), floats((3, 4))) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -126,6 +133,9 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "relu_inplace",
         "clamp_masked",
         "masked_copy",
+        "floyd_warshall",
+        "pairwise_sq_dist",
+        "last_channel",
     ):
         fn, make = CASES[name]
         calls = make()

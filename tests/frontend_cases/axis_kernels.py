@@ -106,3 +106,25 @@ def mask_of_other(x, y):
     m = (x > 0) & (y > 0)
     x[m] *= 2
     return x
+
+
+def floyd_warshall(paths):
+    """PolyBench floyd-warshall with numpy broadcasting over new axes."""
+    n = paths.shape[0]
+    for k in range(n):
+        paths[:] = np.minimum(paths, paths[:, k, np.newaxis] + paths[np.newaxis, k, :])
+    return paths
+
+
+def pairwise_sq_dist(pos):
+    """Squared distances between points (an N x 3 array) via broadcasting on None axes."""
+    d = pos[:, None, :] - pos[None, :, :]
+    return (d * d).sum(axis=-1)
+
+
+def last_channel(img):
+    return img[..., 0] * 2 + img[..., -1]
+
+
+def scale_rows(alpha, x):
+    return x * alpha[..., np.newaxis]

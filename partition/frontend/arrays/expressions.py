@@ -64,16 +64,17 @@ class ArrayExpressions:
                 ri = self.rank_of(parts[0])
                 if ri is not None:
                     return ri + r - 1  # integer-array indexing: a gather (`gather` checks the rest)
-            ints = 0
+            ints = news = 0
             for p in parts:
-                if isinstance(p, ast.Slice):
+                if isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value is Ellipsis):
                     continue
-                if (isinstance(p, ast.Constant) and (p.value is None or p.value is Ellipsis)) or (
-                    self.rank_of(p) is not None
-                ):
-                    return max(r, 1)  # newaxis, ellipsis, fancy index: rejected by `subscript`
+                if _is_newaxis(p):
+                    news += 1
+                    continue
+                if self.rank_of(p) is not None:
+                    return max(r, 1)  # a fancy index: rejected by `subscript`
                 ints += 1
-            rest = r - ints
+            rest = r - ints + news
             return rest if rest > 0 else None
         if isinstance(node, ast.Attribute):
             return self.rank_of(node.value) if node.attr == "T" else None
@@ -229,11 +230,17 @@ class ArrayExpressions:
     ) -> tuple[tuple[int, ...], tuple[Comp, ...]]:
         """numpy basic indexing of an array of `shape`: the result's shape and how it indexes the source."""
         line = self.lw.where(node)
-        if len(parts) > len(shape):
+        parts = self.expand_ellipsis(parts, len(shape), node)
+        if sum(not _is_newaxis(p) for p in parts) > len(shape):
             raise Reject(line, f"{text(node)}: {len(parts)} indices for a {len(shape)}-D array")
         new_shape: list[int] = []
         comps: list[Comp] = []
-        for d, p in zip(shape, parts):
+        dims = iter(shape)
+        for p in parts:
+            if _is_newaxis(p):  # np.newaxis / None: a new dimension of size 1, no source axis
+                new_shape.append(1)
+                continue
+            d = next(dims)
             if isinstance(p, ast.Slice):
                 bounds = [self.slice_bound(x) for x in (p.lower, p.upper, p.step)]
                 if any(b is False for b in bounds):
@@ -260,10 +267,22 @@ class ArrayExpressions:
                     "supported; use np.where or a loop)",
                 )
             comps.append(Comp(fixed=self.int_index(p, d, line)))
-        for d in shape[len(parts) :]:
+        for d in dims:
             comps.append(Comp(len(new_shape)))
             new_shape.append(d)
         return tuple(new_shape), tuple(comps)
+
+    def expand_ellipsis(self, parts: list[ast.expr], rank: int, node: ast.AST) -> list[ast.expr]:
+        """`...` as the full slices of the axes the other indices leave (one at most, as numpy)."""
+        dots = [k for k, p in enumerate(parts) if isinstance(p, ast.Constant) and p.value is Ellipsis]
+        if not dots:
+            return parts
+        if len(dots) > 1:
+            raise Reject(self.lw.where(node), f"{text(node)}: more than one ... (numpy raises)")
+        used = sum(not _is_newaxis(p) for p in parts) - 1
+        k = dots[0]
+        fill: list[ast.expr] = [ast.Slice() for _ in range(max(rank - used, 0))]
+        return [*parts[:k], *fill, *parts[k + 1 :]]
 
     def slice_bound(self, node: ast.expr | None) -> int | bool | None:
         """A slice bound's constant value, None when absent, False when it is known only at run time."""
@@ -285,6 +304,18 @@ class ArrayExpressions:
                 raise Reject(line, f"index {k} is out of bounds for a dimension of size {dim}")
             return ix_const(k + dim if k < 0 else k)
         return Ix(self.lw.index_of(te, node, dim, line), 0, dim - 1)
+
+
+def _is_newaxis(p: ast.expr) -> bool:
+    """An index that inserts an axis: None or np.newaxis."""
+    if isinstance(p, ast.Constant):
+        return p.value is None
+    return (
+        isinstance(p, ast.Attribute)
+        and p.attr == "newaxis"
+        and isinstance(p.value, ast.Name)
+        and p.value.id in ("np", "numpy")
+    )
 
 
 def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> int | None:
