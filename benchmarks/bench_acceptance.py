@@ -42,6 +42,8 @@ from partition.templating import render  # noqa: E402
 
 CORPUS = ROOT / "benchmarks" / "corpus"
 REALPY = ROOT / "benchmarks" / "realpy"  # numeric Python as algorithm collections write it
+NUMPY_CORPUS = ROOT / "benchmarks" / "numpy_corpus"  # PolyBench, NumPy programs, board users' code
+METHOD_REASON = "method of a class (kernels are module-level functions; methods are not taken yet)"
 RESULTS = ROOT / "benchmarks" / "results"
 SEED = 2024
 # RTL simulation runs kernels whose estimated compute is up to this many cycles per call
@@ -52,10 +54,10 @@ RTL_MAX_CYCLES = 150_000
 
 def corpus_cases() -> list[tuple[str, Case, str]]:
     """(source file, case, scope) for every function a corpus module lists in INPUTS: those of
-    benchmarks/corpus/ (scope "") and of benchmarks/realpy/ (scope "in" or "out", from the
-    module's SCOPE label)."""
+    benchmarks/corpus/ (scope "") and of benchmarks/realpy/ and benchmarks/numpy_corpus/ (scope
+    "in" or "out", from the module's SCOPE label)."""
     out = []
-    for folder in (CORPUS, REALPY):
+    for folder in (CORPUS, REALPY, NUMPY_CORPUS):
         for path in sorted(folder.glob("*.py")):
             if path.name.startswith("_"):
                 continue
@@ -73,7 +75,7 @@ def corpus_cases() -> list[tuple[str, Case, str]]:
             for k, (name, inputs) in enumerate(sorted(module.INPUTS.items())):
                 calls = inputs(np.random.default_rng(SEED + k))
                 helpers = [f for f in functions if f != name and not f.startswith("_")]
-                scope = scopes.get(name, "in").split(":")[0] if folder is REALPY else ""
+                scope = scopes.get(name, "in").split(":")[0] if folder is not CORPUS else ""
                 out.append(
                     (f"{folder.name}/{path.name}", Case(k, name, source, calls, False, helpers), scope)
                 )
@@ -115,6 +117,10 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
         return out
 
     for origin, case, scope in corpus_cases():
+        if "." in case.name:  # Class.method of the board users' code
+            res = run.CaseResult(case.seed, case.name, False, [], "rejected", METHOD_REASON)
+            prepared.append((origin, run.Prepared(res), len(case.calls), scope))
+            continue
         p = run.prepare_case(
             case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES, unique(case.name)
         )
@@ -179,10 +185,30 @@ def summary(rows: list[dict]) -> dict:
         "rtl_float": sum(1 for r in accepted if r["rtl"] == "unsupported"),
         "mismatches": sum(1 for r in accepted if verdict(r) != "agrees"),
         "reasons": sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])),
-        "in_scope": sum(1 for r in rows if r["scope"] == "in"),
-        "in_scope_accepted": sum(1 for r in accepted if r["scope"] == "in"),
-        "out_scope": sum(1 for r in rows if r["scope"] == "out"),
-        "out_scope_accepted": sum(1 for r in accepted if r["scope"] == "out"),
+        "scopes": [
+            _scope_row(label, [r for r in rows if r["origin"].startswith(prefix)]) for label, prefix in GROUPS
+        ],
+    }
+
+
+# corpora whose functions carry a scope label: (label, source prefix)
+GROUPS = (
+    ("realpy (algorithm collections)", "realpy/"),
+    ("numpy_corpus: PolyBench", "numpy_corpus/polybench"),
+    ("numpy_corpus: other NumPy programs", "numpy_corpus/numpy_"),
+    ("numpy_corpus: board users' code", "numpy_corpus/board_"),
+)
+
+
+def _scope_row(label: str, rows: list[dict]) -> dict:
+    """In-scope and out-of-scope functions of one corpus, and how many of each were accepted."""
+    ok = [r for r in rows if r["status"] == "accepted"]
+    return {
+        "label": label,
+        "in": sum(r["scope"] == "in" for r in rows),
+        "in_accepted": sum(r["scope"] == "in" for r in ok),
+        "out": sum(r["scope"] == "out" for r in rows),
+        "out_accepted": sum(r["scope"] == "out" for r in ok),
     }
 
 
@@ -200,12 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "acceptance.md").write_text(
         render("bench/acceptance.md.j2", s=s, rows=rows, seconds=f"{seconds:.0f}", examples=EXAMPLES)
     )
-    if s["in_scope"]:
-        print(
-            f"realpy: {s['in_scope_accepted']} of {s['in_scope']} in-scope functions accepted "
-            f"({100 * s['in_scope_accepted'] / s['in_scope']:.1f} %), "
-            f"{s['out_scope_accepted']} of {s['out_scope']} out-of-scope ones"
-        )
+    for g in s["scopes"]:
+        if g["in"]:
+            print(
+                f"{g['label']}: {g['in_accepted']} of {g['in']} in-scope functions accepted "
+                f"({100 * g['in_accepted'] / g['in']:.1f} %), {g['out_accepted']} of {g['out']} out-of-scope ones"
+            )
     print(
         f"acceptance: {s['accepted']} of {s['functions']} functions accepted, {s['rejected']} rejected; "
         f"{s['csim_agree']} agree in C simulation, {s['rtl_agree']} in RTL simulation; "
