@@ -1,6 +1,7 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
 negative or positive, keepdims), assignments through boolean masks (`x[x < 0] = 0`,
-`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, outer products (np.outer, np.<ufunc>.outer) and flips
+`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, logical ufuncs,
+outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
 reference interpreter against Python on edge values, and through C simulation."""
 
@@ -83,6 +84,15 @@ CASES = {
     "pairwise_sq_dist": (A.pairwise_sq_dist, lambda: [(floats((4, 3)),) for _ in range(3)]),
     "last_channel": (A.last_channel, lambda: [(ints(np.int16, (2, 3, 3)),) for _ in range(3)]),
     "scale_rows": (A.scale_rows, lambda: [(floats(3), floats((3, 4))) for _ in range(3)]),
+    "running_total": (A.running_total, lambda: [(ints(np.int16, 9),) for _ in range(3)]),
+    "running_total_2d": (A.running_total, lambda: [(ints(np.int8, (3, 4)),) for _ in range(3)]),
+    "running_total_float": (A.running_total, lambda: [(floats(7),) for _ in range(3)]),
+    "column_cumsum": (A.column_cumsum, lambda: [(ints(np.int32, (3, 4)),) for _ in range(3)]),
+    "integral_image": (A.integral_image, lambda: [(ints(np.uint8, (5, 6)),) for _ in range(3)]),
+    "circular_diff": (A.circular_diff, lambda: [(ints(np.int16, 7),) for _ in range(3)]),
+    "roll_rows": (A.roll_rows, lambda: [(ints(np.int32, (3, 5)),) for _ in range(3)]),
+    "in_band": (A.in_band, lambda: [(floats(8), -1.0, 4.0) for _ in range(3)]),
+    "either_set": (A.either_set, lambda: [(ints(np.int8, 6), floats(6)) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -136,6 +146,10 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "floyd_warshall",
         "pairwise_sq_dist",
         "last_channel",
+        "running_total_2d",
+        "integral_image",
+        "roll_rows",
+        "either_set",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -244,12 +244,18 @@ class ArrayGen(ExprGen):
         if d.chance(0.3):
             axis -= len(shape)
         if d.chance(0.25):  # a flip instead: np.flip along an axis or all, flipud, fliplr
-            form = d.choice((f"np.flip({{}}, axis={axis})", "np.flip({})", "np.flipud({})", "np.fliplr({})"))
-            val = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
+            form = d.choice(
+                (
+                    f"np.flip({{}}, axis={axis})", "np.flip({})", "np.flipud({})", "np.fliplr({})",
+                    f"np.cumsum({{}}, axis={axis})", f"np.roll({{}}, {d.int(-3, 3)}, axis={axis})",
+                    "np.logical_and({} > 0, {} < 9)",
+                )
+            )  # fmt: skip
+            val = quiet(lambda: eval(form.format("x", "x"), {"np": np, "x": e.s}))
             if val is None:
                 return
             name = self.fresh("fl")
-            self.emit(f"{name} = " + form.format(e.text))
+            self.emit(f"{name} = " + form.format(e.text, e.text))
             self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
             self.features.add("flip")
             return

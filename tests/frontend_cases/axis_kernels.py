@@ -128,3 +128,32 @@ def last_channel(img):
 
 def scale_rows(alpha, x):
     return x * alpha[..., np.newaxis]
+
+
+def running_total(x):
+    return np.cumsum(x)
+
+
+def column_cumsum(m):
+    return m.cumsum(axis=0) + np.cumprod(m, axis=1)
+
+
+def integral_image(img):
+    """A summed-area table: cumulative sums down the columns, then along the rows."""
+    return np.cumsum(np.cumsum(img, axis=0), axis=1)
+
+
+def circular_diff(x):
+    return x - np.roll(x, 1)
+
+
+def roll_rows(m):
+    return np.roll(m, -2, axis=1) + np.roll(m, 1, axis=0)
+
+
+def in_band(x, lo, hi):
+    return np.logical_and(x >= lo, x <= hi)
+
+
+def either_set(a, b):
+    return np.logical_or(a, b) & np.logical_not(np.logical_xor(a, b))

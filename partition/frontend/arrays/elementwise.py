@@ -209,7 +209,7 @@ class Elementwise:
         lw = self.lw
         line = node.lineno
         f = node.func
-        made = self.created_call(node) or self.reordered_call(node)
+        made = self.created_call(node) or self.reordered_call(node) or self.scan_call(node)
         if made is not None:
             return made
         np_name = lw.numpy_attr(f)

@@ -100,6 +100,9 @@ class ArrayExpressions:
         f = node.func
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
+        scanned = self.scan_rank(node)
+        if scanned is not None:
+            return scanned
         if np_name is not None or ufunc_outer(f) is not None:
             made = self.created_rank(node)
             if made is None:

@@ -17,13 +17,14 @@ from partition.frontend.arrays.expressions import ArrayExpressions
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.scans import Scans
 from partition.frontend.arrays.statements import ArrayStatements
 from partition.frontend.arrays.values import Region, View
 from partition.frontend.arrays.windows import Windows
 
 
 class ArrayLowering(
-    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered
+    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered, Scans
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 

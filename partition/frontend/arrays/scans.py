@@ -1,0 +1,185 @@
+"""Arrays numpy computes from another's elements in order: scans, rolls and logical ufuncs.
+
+* `np.cumsum(a)` / `np.cumprod(a)` (and their methods): the running sum or product, in
+  numpy's dtype for it (int64 for smaller integers), of a 1-D array, of the flattened array
+  (no axis) or along one constant axis; a sequential loop per line.
+* `np.roll(a, shift[, axis])` with a constant shift: element i of the result is element
+  (i - shift) mod n of the axis (of a 1-D array, or along an axis); a new array, as numpy's.
+* `np.logical_and/or/xor(a, b)` and `np.logical_not(a)`: the truth of each element (nonzero,
+  NaN true) combined as booleans.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from partition import ir
+from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.values import AV, Ix, Operand, View, affine, divmod_ix
+from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.types import NP
+
+SCANS = ("cumsum", "cumprod")
+LOGICAL = ("logical_and", "logical_or", "logical_xor", "logical_not")
+
+
+class Scans:
+    """Scans, rolls and logical ufuncs (part of `ArrayLowering`)."""
+
+    lw: ScalarLowering
+
+    def scan_rank(self, node: ast.Call) -> int | None:
+        """The rank of a scan, roll or logical ufunc call, None for other calls."""
+        f = node.func
+        name = self.lw.numpy_attr(f)
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        if name is None and isinstance(f, ast.Attribute) and f.attr in SCANS:
+            r = self.rank_of(f.value)
+            if r is None:
+                return None
+            return r if (node.args or node.keywords) else 1
+        if name in SCANS and args:
+            r = self.rank_of(args[0])
+            if r is None:
+                return None
+            return r if (len(args) > 1 or any(k.arg == "axis" for k in node.keywords)) else 1
+        if name == "roll" and args:
+            return self.rank_of(args[0])
+        if name in LOGICAL and args:
+            ranks = [r for r in (self.rank_of(a) for a in args) if r is not None]
+            return max(ranks) if ranks else None
+        return None
+
+    def scan_call(self, node: ast.Call) -> AV | None:
+        """The array value of a scan, roll or logical ufunc call, None for other calls."""
+        lw = self.lw
+        f = node.func
+        name = lw.numpy_attr(f)
+        if (
+            name is None
+            and isinstance(f, ast.Attribute)
+            and f.attr in SCANS
+            and self.rank_of(f.value) is not None
+        ):
+            return self.scan(f.attr, self.av(f.value), node, list(node.args), f".{f.attr}()")
+        if name in SCANS and node.args:
+            return self.scan(name, self.av(node.args[0]), node, list(node.args[1:]), f"np.{name}()")
+        if name == "roll":
+            return self.roll(node)
+        if name in LOGICAL:
+            return self.logical(name, node)
+        return None
+
+    def scan(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> AV:
+        line = node.lineno
+        axis_node = extra[0] if extra else None
+        if len(extra) > 1:
+            raise Reject(line, f"{what} with more than an axis as positional arguments")
+        for kw in node.keywords:
+            if kw.arg == "axis" and axis_node is None:
+                axis_node = kw.value
+            else:
+                raise Reject(line, f"{what} with {kw.arg}=")
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            if len(a.shape) != 1:
+                a = self.flattened("flatten", a, ast.Call(ast.Name("flatten"), [], [], lineno=line))
+            axis = 0
+        else:
+            k = self.slice_bound(axis_node)
+            rank = len(a.shape)
+            if type(k) is not int or not -rank <= k < rank:
+                raise Reject(line, f"{what}: the axis must be one constant int in -{rank}..{rank - 1}")
+            axis = k % rank
+        rdt = self.probe(getattr(np, kind), [a], f"{what} of a {a.dtype.name} array", line)
+        shape = a.shape
+        n = shape[axis]
+        others = (*shape[:axis], *shape[axis + 1 :])
+        op = "add" if kind == "cumsum" else "mul"
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def outer(rest: tuple[Ix, ...]) -> list[ir.Stmt]:
+                acc = self.scalar_temp("acc", rdt)
+
+                def step(k: tuple[Ix, ...]) -> list[ir.Stmt]:
+                    idx = (*rest[:axis], k[0], *rest[axis:])
+                    x = cast(a.at(idx).e, rdt)
+                    value = ir.Bin("or" if rdt.is_bool else op, acc, x, rdt)
+                    return [
+                        ir.Assign(acc.name, value, line),
+                        ir.Store(
+                            target.base.name,
+                            target.index(idx),
+                            self.lw.store_value(TE(NP(rdt), acc), target.base, line),
+                            line,
+                        ),
+                    ]
+
+                start = 0 if kind == "cumsum" else 1
+                return [ir.Assign(acc.name, const(start, rdt), line), *self.loop_nest((n,), line, step)]
+
+            target.base.stored = True
+            return self.loop_nest(others, line, outer) if others else outer(())
+
+        if rdt.is_float:
+            self.note_float_order(rdt, what, "numpy accumulates in order too", line)
+        return self.produced(shape, rdt, fill, line)
+
+    def roll(self, node: ast.Call) -> AV:
+        line = node.lineno
+        if not 2 <= len(node.args) <= 3 or any(isinstance(x, ast.Starred) for x in node.args):
+            raise Reject(line, "np.roll() takes an array, a shift and an axis")
+        a = self.av(node.args[0])
+        axis_node = node.args[2] if len(node.args) > 2 else None
+        for kw in node.keywords:
+            if kw.arg == "axis" and axis_node is None:
+                axis_node = kw.value
+            else:
+                raise Reject(line, f"np.roll() with {kw.arg}=")
+        shift = self.slice_bound(node.args[1])
+        if type(shift) is not int:
+            raise Reject(line, "np.roll(): the shift must be one constant int")
+        rank = len(a.shape)
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            if rank != 1:
+                raise Reject(line, "np.roll() of an array of 2 or more dimensions without an axis")
+            axis = 0
+        else:
+            k = self.slice_bound(axis_node)
+            if type(k) is not int or not -rank <= k < rank:
+                raise Reject(line, f"np.roll(): the axis must be one constant int in -{rank}..{rank - 1}")
+            axis = k % rank
+        n = a.shape[axis]
+        s = (-shift) % n
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            src = divmod_ix(affine(idx[axis], s, 1), 1, n) if s else idx[axis]
+            return a.at((*idx[:axis], src, *idx[axis + 1 :]))
+
+        return AV(a.shape, a.dtype, at)
+
+    def logical(self, name: str, node: ast.Call) -> AV:
+        line = node.lineno
+        arity = 1 if name == "logical_not" else 2
+        if len(node.args) != arity or node.keywords or any(isinstance(x, ast.Starred) for x in node.args):
+            raise Reject(
+                line, f"np.{name}() takes {arity} operand{'s' if arity > 1 else ''} (and no keywords)"
+            )
+        zero = self.lw.expr(ast.Constant(0, lineno=line))
+        ops: list[Operand] = []
+        for x in node.args:
+            v = self.operand(x)
+            if isinstance(v, AV) and v.dtype.is_bool:
+                ops.append(v)
+            elif isinstance(v, AV):
+                ops.append(self.compare("ne", v, zero, node))
+            elif v.e.dtype.is_bool:
+                ops.append(v)
+            else:
+                raise Reject(line, f"np.{name}() of a scalar that is not a bool (write x != 0)")
+        if name == "logical_not":
+            assert isinstance(ops[0], AV)
+            return self.unary("invert", ops[0], node)
+        op = {"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}[name]
+        return self.binary(op, ops[0], ops[1], node)
