@@ -15,7 +15,7 @@ import dataclasses
 from partition import ir
 from partition.dtypes import DType
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import Comp, Ix, Region, View
+from partition.frontend.arrays.values import Comp, Ix, Region, View, full_view, static
 from partition.frontend.model import ArrayInfo, Reject, VarState
 from partition.frontend.types import NP
 from partition.names import c_name
@@ -55,7 +55,11 @@ class Bindings:
         lw = self.lw
         lw.r.temp_counter += 1
         key = f"@tmp{lw.r.temp_counter}"
-        return self.local(self.fresh_name(key, "tmp"), key, dt, shape, 0)
+        return self.local(self.fresh_name(key, "tmp"), key, dt, static(shape), 0)
+
+    def temp_view(self, dt: DType, shape: tuple) -> View:
+        """A temporary array of `shape` (run-time lengths stored at their largest), all of it."""
+        return full_view(self.temp_array(dt, shape), shape)
 
     def check_not_scalar(self, pyname: str, line: int) -> None:
         lw = self.lw

@@ -19,7 +19,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, Operand, bcast, describe_operand, numpy_sample
+from partition.frontend.arrays.values import AV, Ix, Operand, bcast, broadcast, describe_operand, numpy_sample
 from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import (
@@ -61,10 +61,14 @@ class Elementwise:
 
     def shape_of(self, operands: list[Operand], line: int, what: str) -> tuple[int, ...]:
         shapes = [x.shape for x in operands if isinstance(x, AV)]
-        try:
-            return tuple(int(d) for d in np.broadcast_shapes(*shapes))
-        except ValueError:
-            raise Reject(line, f"{what}: shapes {', '.join(map(str, shapes))} do not broadcast") from None
+        out = broadcast(shapes)
+        if out is None:
+            raise Reject(
+                line,
+                f"{what}: shapes {', '.join(map(str, shapes))} do not broadcast (or their run-time lengths "
+                "cannot be shown equal)",
+            )
+        return out
 
     def elementwise(
         self,

@@ -17,7 +17,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, Operand, View, full_view, ix_const
+from partition.frontend.arrays.values import AV, Ix, Operand, View, has_dyn, ix_const, static
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import METHOD_REDUCTIONS, REDUCTIONS, text
 from partition.frontend.types import NP
@@ -99,8 +99,7 @@ class Reductions:
 
         def at(idx: tuple[Ix, ...]) -> TE:
             if not temp:
-                info = self.temp_array(rdt, shape)
-                temp.append(full_view(info))
+                temp.append(self.temp_view(rdt, shape))
                 self.emit(fill(temp[0]), line, "a matrix product")
             return self.view_av(temp[0]).at(idx)
 
@@ -254,7 +253,9 @@ class Reductions:
 
     def reduce_stmts(self, kind: str, a: AV, rdt: DType, line: int, what: str) -> tuple[list[ir.Stmt], TE]:
         """Statements reducing every element of `a`, and the expression of the result."""
-        n = int(np.prod(a.shape))
+        if has_dyn(a.shape) and kind != "sum":
+            raise Reject(line, f"{what} of a slice whose length is known only at run time (sum is taken)")
+        n = int(np.prod(static(a.shape)))
         if kind in ("sum", "mean"):
             self.note_float_order(rdt, what, "numpy adds pairwise", line)
             acc = self.scalar_temp("acc", rdt)

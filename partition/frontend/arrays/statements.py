@@ -19,15 +19,18 @@ from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import (
     AV,
+    Dyn,
     Ix,
     Operand,
     View,
     bcast,
+    broadcast,
     describe_operand,
     full_view,
+    has_dyn,
     numpy_sample,
 )
-from partition.frontend.model import TE, ArrayInfo, Reject, const
+from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.returns import VALUE as RET_VALUE
 from partition.frontend.syntax import OP_TEXT, PY_IOPS, text
 from partition.frontend.types import NP
@@ -51,12 +54,16 @@ class ArrayStatements:
         for n in shape:
             lw.r.temp_counter += 1
             lw.r.loop_counter += 1
-            dt = narrowest_signed(0, n) or INT64
+            most = n.hi if isinstance(n, Dyn) else n
+            dt = narrowest_signed(0, most) or INT64
             loops.append((lw.irname(f"__i{lw.r.temp_counter}"), dt, n, f"L{lw.r.loop_counter}"))
-        idx = tuple(Ix(ir.Var(v, dt), 0, n - 1) for v, dt, n, _ in loops)
+        idx = tuple(Ix(ir.Var(v, dt), 0, (n.hi if isinstance(n, Dyn) else n) - 1) for v, dt, n, _ in loops)
         stmts = body(idx)
         for v, dt, n, label in reversed(loops):
-            stmts = [ir.For(v, const(0, dt), const(n, dt), 1, stmts, n, line, label)]
+            if isinstance(n, Dyn):  # a run-time length: the loop runs that many times, at most n.hi
+                stmts = [ir.For(v, const(0, dt), cast(n.e, dt), 1, stmts, n.hi, line, label)]
+            else:
+                stmts = [ir.For(v, const(0, dt), const(n, dt), 1, stmts, n, line, label)]
         return stmts
 
     def store_loop(
@@ -71,7 +78,9 @@ class ArrayStatements:
         shape = target.shape
         if isinstance(value, AV) and not _broadcasts_to(value.shape, shape):
             raise Reject(
-                line, f"an array of shape {value.shape} cannot be assigned to elements of shape {shape}"
+                line,
+                f"an array of shape {value.shape} cannot be assigned to elements of shape {shape} (or their "
+                "run-time lengths cannot be shown equal)",
             )
 
         def build(val: Operand) -> list[ir.Stmt]:
@@ -95,7 +104,7 @@ class ArrayStatements:
                 "it is computed into a temporary first (numpy evaluates it whole before assigning)"
             )
             if isinstance(value, AV):
-                tmp = full_view(self.temp_array(value.dtype, value.shape))
+                tmp = self.temp_view(value.dtype, value.shape)
                 lw.pending.extend(self.store_loop(tmp, value, line))
                 value = self.view_av(tmp)
             else:
@@ -103,7 +112,7 @@ class ArrayStatements:
                 lw.pending.append(ir.Assign(v.name, value.e, line))
                 value = TE(value.pt, v)
             if mask is not None:  # the mask as it was before any element changes, too
-                tmask = full_view(self.temp_array(mask.dtype, mask.shape))
+                tmask = self.temp_view(mask.dtype, mask.shape)
                 lw.pending.extend(self.store_loop(tmask, mask, line))
                 mask = self.view_av(tmask)
             stmts = build(value)
@@ -147,6 +156,7 @@ class ArrayStatements:
         if pyname.startswith(RET_VALUE):
             raise Reject(line, "returns an array from more than one place")
         a = self.av(value)
+        self.no_dyn(a.shape, line, f"{pyname} = {text(value)}")
         if a.view is not None:
             return self.bind_view(pyname, a.view, line)
         info = self.bind_storage(pyname, a.dtype, a.shape, line)
@@ -225,7 +235,11 @@ class ArrayStatements:
             val = self.operand(value)
         shape = view.shape
         if isinstance(val, AV) and not _broadcasts_to(val.shape, shape):
-            raise Reject(line, f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}")
+            raise Reject(
+                line,
+                f"{text(target)} {OP_TEXT[op]}= an array of shape {val.shape}: it does not broadcast to "
+                f"{shape}, or their run-time lengths cannot be shown equal",
+            )
         sample = numpy_sample(val)
         self.probe(  # numpy's own in-place operation decides (same_kind casting)
             lambda t: PY_IOPS[op](np.array(t), sample),
@@ -238,6 +252,7 @@ class ArrayStatements:
     def result_array(self, item: ast.expr, k: int, line: int) -> tuple[ArrayInfo, list[ir.Stmt]]:
         """A returned array expression, made into an output array of its own."""
         a = self.av(item)
+        self.no_dyn(a.shape, line, f"returning {text(item)}")
         if a.view is not None and a.view.base.kind in ("param", "rom"):
             what = "argument" if a.view.base.kind == "param" else "global array"
             raise Reject(
@@ -263,13 +278,24 @@ class ArrayStatements:
         if a.view is not None:
             return a.view
         line = self.lw.where(node)
+        self.no_dyn(a.shape, line, f"{text(node)} passed to a function")
         info = self.temp_array(a.dtype, a.shape)
         self.lw.pending.extend(self.materialise(a, full_view(info), line))
         return info
 
+    def no_dyn(self, shape: tuple, line: int, what: str) -> None:
+        """Refuse a value of run-time length where it would outlive its statement."""
+        if has_dyn(shape):
+            raise Reject(
+                line,
+                f"{what}: an array whose length is known only at run time (a slice with run-time bounds) "
+                "can be used within one statement, not kept under a name, passed or returned",
+            )
+
     def helper_return(self, item: ast.expr, k: int, line: int) -> tuple[ArrayInfo | View, list[ir.Stmt]]:
         """What an inlined function returns for an array expression: a view, or a new array."""
         a = self.av(item)
+        self.no_dyn(a.shape, line, f"returning {text(item)}")
         if a.view is not None:
             return a.view, []
         key = f"@result{self.lw.sc.prefix}{k}"
@@ -294,7 +320,4 @@ def _broadcasts_to(value: tuple[int, ...], shape: tuple[int, ...]) -> bool:
     assigning it to elements of that shape)."""
     if len(value) > len(shape):
         return False
-    try:
-        return tuple(np.broadcast_shapes(value, shape)) == shape
-    except ValueError:
-        return False
+    return broadcast([value, shape]) == tuple(shape)

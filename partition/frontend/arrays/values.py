@@ -34,6 +34,57 @@ class Ix:
     hi: int
 
 
+@dataclass(frozen=True, eq=False)
+class Dyn:
+    """A dimension whose length is known only at run time: a slice with run-time bounds
+    (`A[i, :i + 1]`, `A[j + 1:, j]`), the triangular iteration spaces of factorisations.
+
+    `e` computes the length (>= 0), `hi` is the largest it can be (what storage takes), and
+    `key` the length as a linear form of the slice bounds' terms: two dimensions are equal
+    when their keys are, which within one statement (where names do not change) means
+    equal lengths. Only values within one statement have such dimensions (a name is never
+    bound to one)."""
+
+    e: ir.Expr
+    hi: int
+    key: tuple
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Dyn) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"<run-time length up to {self.hi}>"
+
+
+def static(shape: tuple) -> tuple[int, ...]:
+    """The storage a shape takes: each run-time length at its largest."""
+    return tuple(d.hi if isinstance(d, Dyn) else d for d in shape)
+
+
+def has_dyn(shape: tuple) -> bool:
+    return any(isinstance(d, Dyn) for d in shape)
+
+
+def broadcast(shapes: list[tuple]) -> tuple | None:
+    """numpy's broadcast of `shapes` (run-time lengths equal only to themselves, or
+    stretched from 1), or None where they do not broadcast or it cannot be told."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for k in range(rank):
+        dims = [s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0]
+        big = [d for d in dims if not (isinstance(d, int) and d == 1)]
+        if not big:
+            out.append(1)
+        elif all(d == big[0] for d in big):
+            out.append(big[0])
+        else:
+            return None
+    return tuple(out)
+
+
 def ix_const(k: int) -> Ix:
     return Ix(const(k, narrowest_signed(k, k) or INT64), k, k)
 
@@ -176,8 +227,10 @@ class View:
         return tuple(i.e for i in map_index(self.comps, idx))
 
 
-def full_view(info: ArrayInfo) -> View:
-    return View(info, info.shape, identity(len(info.shape)))
+def full_view(info: ArrayInfo, shape: tuple | None = None) -> View:
+    """All of `info`'s elements (with `shape`: the leading run-time lengths of a temporary
+    stored at its largest)."""
+    return View(info, info.shape if shape is None else tuple(shape), identity(len(info.shape)))
 
 
 @dataclass(eq=False)

@@ -21,10 +21,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import Ix
-from partition.frontend.model import Reject, cast
+from partition.frontend.arrays.values import Dyn, Ix
+from partition.frontend.model import Reject, cast, const
 from partition.frontend.syntax import text
 from partition.frontend.types import PyBool, PyInt, range_of
 
@@ -72,11 +73,6 @@ class Windows:
     def window(self, p: ast.Slice, dim: int, node: ast.AST, line: int) -> tuple[int, int, Ix]:
         """x[a:b:step] with run-time a, b and constant b - a: (length, step, the start as an index)."""
         where = text(node)
-        if p.lower is None or p.upper is None:
-            raise Reject(
-                line,
-                f"{where}: a slice with a run-time bound and an open end (its length would vary at run time)",
-            )
         step = 1
         if p.step is not None:
             r = self.bound_interval(p.step, line)
@@ -85,14 +81,20 @@ class Windows:
             step = r[0]
         if step <= 0:
             raise Reject(line, f"{where}: run-time slice bounds with a step of {step}")
+        if p.lower is None or p.upper is None:
+            if step != 1:
+                raise Reject(line, f"{where}: a slice with a run-time bound, an open end and a step")
+            return self.run_time_slice(p, dim, where, line)
         lo, hi = self.linear(p.lower, where, line), self.linear(p.upper, where, line)
         length = hi.plus(lo, -1)
         if length.terms:
-            raise Reject(
-                line,
-                f"{where}: the slice's length ({text(p.upper)}) - ({text(p.lower)}) is not a constant "
-                "(a kernel's arrays have one shape)",
-            )
+            if step != 1:
+                raise Reject(
+                    line,
+                    f"{where}: the slice's length ({text(p.upper)}) - ({text(p.lower)}) is not a constant "
+                    "and it has a step",
+                )
+            return self.run_time_slice(p, dim, where, line)
         n = len(range(0, length.k, step))
         if n == 0:
             raise Reject(line, f"{where} is empty (a kernel has no empty arrays)")
@@ -115,6 +117,44 @@ class Windows:
             )
         dt = narrowest_signed(s_lo, s_hi) or INT64
         return n, step, Ix(cast(start.e, dt), s_lo, s_hi)
+
+    def run_time_slice(self, p: ast.Slice, dim: int, where: str, line: int) -> tuple[Dyn, int, Ix]:
+        """x[a:b] whose length b - a is known only at run time (triangular loops: `A[i, :j]`,
+        `A[i + 1:, i]`, `C[i, :i + 1]`): a dimension of run-time length max(b - a, 0), Python's
+        length where both bounds lie in [0, dim] (proven here; a negative bound counts from the
+        end in Python, and one past the end is clipped, which this does not do)."""
+        zero, whole = ast.Constant(0, lineno=line), ast.Constant(dim, lineno=line)
+        lo_node = p.lower if p.lower is not None else zero
+        hi_node = p.upper if p.upper is not None else whole
+        lo, hi = self.linear(lo_node, where, line), self.linear(hi_node, where, line)
+        bounds = []
+        for lin, node, name in ((lo, lo_node, "start"), (hi, hi_node, "end")):
+            a, b = lin.interval()
+            r = range_of(self.lw.expr(node).pt) if not isinstance(node, ast.Constant) else None
+            if r is not None:
+                a, b = max(a, r[0]), min(b, r[1])
+            if a < 0 or b > dim:
+                raise Reject(
+                    line,
+                    f"{where}: the slice's {name} may be {a if a < 0 else b}, outside 0..{dim} (Python counts a "
+                    "negative bound from the end and clips one past the end; guard it or bound the loop)",
+                )
+            bounds.append((a, b))
+        (slo, shi), (ehi_lo, ehi_hi) = bounds
+        length = hi.plus(lo, -1)
+        len_lo, len_hi = length.interval()
+        len_lo, len_hi = max(len_lo, ehi_lo - shi), min(len_hi, ehi_hi - slo, dim)
+        if len_hi <= 0:
+            raise Reject(line, f"{where} is always empty (a kernel has no empty arrays)")
+        start = self.lw.expr(lo_node)
+        end = self.lw.expr(hi_node)
+        dt = narrowest_signed(min(-dim, 0), 2 * dim) or INT64
+        e: ir.Expr = ir.Bin("sub", cast(end.e, dt), cast(start.e, dt), dt)
+        if len_lo < 0:  # Python's empty slice where the end falls before the start
+            e = ir.Select(ir.Cmp("lt", e, const(0, dt)), const(0, dt), e, dt)
+        key = (tuple(sorted(length.terms.items())), length.k)
+        sdt = narrowest_signed(slo, shi) or INT64
+        return Dyn(e, len_hi, key), 1, Ix(cast(start.e, sdt), slo, shi)
 
     def bound_interval(self, node: ast.expr, line: int) -> tuple[int, int] | None:
         """The interval of a Python int (or bool) expression, narrowed by the facts known here."""

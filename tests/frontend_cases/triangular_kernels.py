@@ -1,0 +1,69 @@
+"""Slices whose bounds come from enclosing loops: the triangular and banded iteration spaces of
+factorisations and triangular solves, written as PolyBench's NumPy versions write them."""
+
+import numpy as np
+
+
+def syrk(alpha, beta, C, A):
+    n = C.shape[0]
+    for i in range(n):
+        C[i, : i + 1] *= beta
+        C[i, : i + 1] += alpha * A[: i + 1] @ A[i]
+
+
+def syr2k(alpha, beta, C, A, B):
+    n = C.shape[0]
+    for i in range(n):
+        C[i, : i + 1] *= beta
+        C[i, : i + 1] += alpha * (A[: i + 1, :] @ B[i, :] + B[: i + 1, :] @ A[i, :])
+
+
+def trmm(alpha, A, B):
+    m = B.shape[0]
+    for i in range(m):
+        B[i, :] += A[i + 1 :, i] @ B[i + 1 :, :]
+        B[i, :] *= alpha
+
+
+def cholesky(A):
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(i):
+            A[i, j] -= np.dot(A[i, :j], A[j, :j])
+            A[i, j] /= A[j, j]
+        A[i, i] -= np.dot(A[i, :i], A[i, :i])
+        A[i, i] = np.sqrt(A[i, i])
+
+
+def lu(A):
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ A[:j, j]
+            A[i, j] /= A[j, j]
+        A[i, i:] -= A[i, :i] @ A[:i, i:]
+
+
+def trisolv(L, x, b):
+    n = x.shape[0]
+    for i in range(n):
+        x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+
+
+def prefix_sums_int(x, out):
+    """Every prefix sum, the slow way: a run-time slice in a reduction."""
+    for i in range(x.shape[0]):
+        out[i] = np.sum(x[: i + 1])
+
+
+def band_update(A, k):
+    n = A.shape[0]
+    for i in range(n):
+        A[i, i:] += A[i, : n - i] * k
+
+
+def growing_window_sum(x):
+    s = 0
+    for i in range(len(x) // 2):
+        s += np.sum(x[i : 2 * i + 1])  # its length changes with i
+    return s

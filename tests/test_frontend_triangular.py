@@ -1,0 +1,128 @@
+"""Slices whose length is known only at run time (`A[i, :j]`, `A[i + 1:, i]`, `C[i, :i + 1]`):
+loops that run that many times, equal only to themselves within a statement, checked by the
+reference interpreter against Python and through C simulation; what cannot be shown safe is
+refused with the reason."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_cases import triangular_kernels as T
+from frontend_util import profile_calls
+from test_frontend import run_ir, run_python
+from test_frontend_numpy import _build_and_run
+
+from partition import ir
+from partition.codegen import generate_hls
+from partition.frontend import Rejected, translate
+from partition.resources import resource_dir
+from partition.vectors import kernel_vectors
+
+APP_DIR = Path(__file__).parent
+RNG = np.random.default_rng(7)
+
+
+def spd(n):
+    """A symmetric positive definite matrix (Cholesky's input)."""
+    m = RNG.standard_normal((n, n))
+    return m @ m.T + n * np.eye(n)
+
+
+def lower(n):
+    m = np.tril(RNG.standard_normal((n, n)))
+    m[np.diag_indices(n)] = RNG.uniform(1.0, 2.0, n)
+    return m
+
+
+CASES = {
+    "syrk": (T.syrk, lambda: [(1.5, 1.2, RNG.standard_normal((5, 5)), RNG.standard_normal((5, 3))) for _ in range(3)]),
+    "syr2k": (T.syr2k, lambda: [(1.5, 1.2, RNG.standard_normal((4, 4)), RNG.standard_normal((4, 3)),
+                                 RNG.standard_normal((4, 3))) for _ in range(3)]),
+    "syrk_int": (T.syrk, lambda: [(3, 2, RNG.integers(-50, 50, (5, 5)), RNG.integers(-50, 50, (5, 4))) for _ in range(3)]),
+    "trmm": (T.trmm, lambda: [(1.5, RNG.standard_normal((5, 5)), RNG.standard_normal((5, 3))) for _ in range(3)]),
+    "cholesky": (T.cholesky, lambda: [(spd(5),) for _ in range(3)]),
+    "lu": (T.lu, lambda: [(spd(4),) for _ in range(3)]),
+    "trisolv": (T.trisolv, lambda: [(lower(6), np.zeros(6), RNG.standard_normal(6)) for _ in range(3)]),
+    "prefix_sums_int": (T.prefix_sums_int, lambda: [(RNG.integers(-9, 9, 7).astype(np.int16), np.zeros(7, np.int64)) for _ in range(3)]),
+    "growing_window_sum": (T.growing_window_sum, lambda: [(RNG.integers(-99, 99, 9).astype(np.int16),) for _ in range(3)]),
+    "band_update": (T.band_update, lambda: [(RNG.integers(-9, 9, (4, 4)).astype(np.int32), 3) for _ in range(3)]),
+}  # fmt: skip
+
+
+def check_close(fn, calls):
+    """Like test_frontend.check, floats within a tolerance: the kernel adds dot products in
+    index order, numpy in BLAS order."""
+    fp = profile_calls(fn, calls, APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    for args in calls:
+        want, want_args = run_python(fn, args)
+        got, got_args = run_ir(k, args)
+        for a, b in zip([got, *got_args], [want, *want_args]):
+            if isinstance(b, np.ndarray) and b.dtype.kind == "f":
+                np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+            elif isinstance(b, np.ndarray):
+                assert np.array_equal(a, b), fn.__name__
+    return k
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_run_time_slices_match_python(name):
+    fn, make = CASES[name]
+    k = check_close(fn, make())
+    # the slices' loops run a run-time number of times, at most the dimension
+    runtime = [s for s in ir.walk_stmts(k.body) if isinstance(s, ir.For) and not isinstance(s.stop, ir.Const)]
+    assert runtime, name
+
+
+def test_a_slice_of_run_time_length_is_not_kept_under_a_name():
+    def keep(A):
+        s = 0.0
+        for i in range(A.shape[0]):
+            row = A[i, :i]
+            s += row.sum()
+        return s
+
+    fp = profile_calls(keep, [(np.ones((3, 3)),)], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert isinstance(k, Rejected) and "known only at run time" in k.reason
+
+
+def test_lengths_that_cannot_be_shown_equal_are_refused():
+    def mismatch(A, x):
+        for i in range(A.shape[0]):
+            m = i
+            x[:m] += A[i, :i]  # equal lengths, but through another name
+
+    fp = profile_calls(mismatch, [(np.ones((4, 4)), np.zeros(8))], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert isinstance(k, Rejected) and "cannot be shown equal" in k.reason
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_run_time_slices_pass_c_simulation(tmp_path):
+    (tmp_path / "include").mkdir()
+    for header in ("partition_ops.h", "partition_math.h"):
+        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
+    tasks = []
+    for name in sorted(CASES):
+        fn, make = CASES[name]
+        calls = make()
+        fp = profile_calls(fn, calls, APP_DIR)
+        k = translate(fp, APP_DIR)
+        assert not isinstance(k, Rejected), k.reason
+        k.name = name
+        files = generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
+        for rel, data in files.items():
+            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / rel).write_bytes(data)
+        tasks.append(name)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(zip(tasks, pool.map(lambda t: _build_and_run(tmp_path / t, t), tasks)))
+    for name, (build, run) in results.items():
+        assert build.returncode == 0 and not build.stderr.strip(), (name, build.stderr[-3000:])
+        assert run is not None and run.returncode == 0, (name, run.stdout[-3000:])
