@@ -92,6 +92,9 @@ class ArrayGen(ExprGen):
             return
         a = d.choice(arrs)
         n = a.shape[0]
+        if d.chance(0.35):
+            self.run_time_slices(a)
+            return
         m = d.int(1, min(n, 4))
         c = d.int(0, n - m)
         t = n - m - c + 1
@@ -113,6 +116,34 @@ class ArrayGen(ExprGen):
         self.emit(f"    {name}[{i}] = {red.format(window)}")
         self.arrays[name] = Arr(name, dt, (t,), writable=False)
         self.features.add("window")
+
+    def run_time_slices(self, a: Arr) -> None:
+        """Triangular loops: `for i in range(n): acc[i] = np.sum(x[:i + 1])` (or x[i:], x[c:i],
+        x[i:n - c]) and, into a writable array, `t[:i + 1] += x[:i + 1]` or `*=`: slices of
+        run-time length, empty ones included."""
+        d = self.d
+        n = a.shape[0]
+        i = self.fresh("i")
+        c = d.int(0, n - 1)
+        lo, hi = d.choice(((None, f"{i} + 1"), (i, None), (str(c), i), (i, f"{n} - {c}"), (None, i)))
+        piece = f"{a.name}[{lo or ''}:{hi or ''}]"
+        if a.dt in INT_DTS and a.dt not in ("int64", "uint64"):
+            acc_dt = "int64" if a.dt.startswith("int") else "uint64"
+            name = self.fresh("tri")
+            self.emit(f"{name} = np.zeros({n}, dtype=np.{acc_dt})")
+            self.emit(f"for {i} in range({n}):")
+            self.emit(f"    {name}[{i}] = np.sum({piece})")
+            self.arrays[name] = Arr(name, acc_dt, (n,), writable=False)
+        elif a.writable and a.dt in INT_DTS:
+            op = d.choice(("+", "-", "^"))
+            other = d.choice(
+                [b for b in self.arrays.values() if not b.is_list and b.shape == (n,) and b.dt == a.dt] or [a]
+            )
+            self.emit(f"for {i} in range({n}):")
+            self.emit(f"    {piece} {op}= {other.name}[{lo or ''}:{hi or ''}]")
+        else:
+            return
+        self.features.add("run-time slice")
 
     def array_expr(self, shape: tuple[int, ...], depth: int = 0) -> Ex | None:
         d = self.d
