@@ -493,11 +493,23 @@ template <class T> struct element_check<T, 2> {
   }
 };
 
+// Floats: within atol + rtol * (the largest finite |want| of the array). The kernel adds in index
+// order where numpy adds pairwise or in BLAS order, which moves a sum by a few ulp of its terms:
+// after cancellation that is far more than a few ulp of the (small) result, so the tolerance
+// scales with the array's magnitude, as norm-wise comparisons of linear algebra do.
 template <class T> Result compare(const T* got, const T* want, size_t n, double rtol, double atol) {
   Result r;
   r.is_float = traits<T>::kind == 2;
+  double scale = 0.0;
+  if (r.is_float) {
+    for (size_t i = 0; i < n; ++i) {
+      const double w = std::fabs(static_cast<double>(want[i]));
+      if (std::isfinite(w) && w > scale) scale = w;
+    }
+  }
+  const double tol = atol + rtol * scale;
   for (size_t i = 0; i < n; ++i) {
-    if (!element_check<T>::same(got[i], want[i], rtol, atol, &r.max_ulp)) {
+    if (!element_check<T>::same(got[i], want[i], rtol, tol, &r.max_ulp)) {
       if (r.mismatches == 0) {
         r.first = i;
         r.got = format(got[i]);

@@ -52,7 +52,8 @@ scheduler) implements exactly these:
   and float64) are within a few ulp of it; Vitis HLS's hls_math is "typically
   1-4 ULP" (UG1399, HLS Math Library Accuracy). Outputs are therefore compared
   with the float tolerance (`FLOAT_TOLERANCE`: relative 1e-5 for float32, about
-  84 ulp; 1e-12 for float64, about 4500 ulp), not bit for bit; a comparison or an
+  84 ulp; 1e-12 for float64, about 4500 ulp; relative to the largest magnitude of
+  the array), not bit for bit; a comparison or an
   int conversion of such a result can differ from Python's where the value
   lies within those few ulp of the boundary (the kernel's notes say so).
 * A Python argument that is a small record of numbers (a tuple, a namedtuple, a

@@ -386,14 +386,16 @@ def compare(got: Any, want: Any, tol: dict[str, tuple[float, float]], what: str 
             g64 = got.astype(np.float64)
             w64 = want.astype(np.float64)
             both_nan = np.isnan(g64) & np.isnan(w64)
+            finite = np.abs(w64[np.isfinite(w64)])
+            tol = atol + rtol * (float(finite.max()) if finite.size else 0.0)  # scaled by the array
             with np.errstate(invalid="ignore"):
-                ok = (np.abs(g64 - w64) <= atol + rtol * np.abs(w64)) | both_nan | (g64 == w64)
+                ok = (np.abs(g64 - w64) <= tol + rtol * np.abs(w64)) | both_nan | (g64 == w64)
             if not ok.all():
                 i = int(np.flatnonzero(~ok.reshape(-1))[0])
                 idx = np.unravel_index(i, want.shape)
                 return (
-                    f"{what}: {int((~ok).sum())} of {ok.size} elements differ beyond rtol {rtol:g}, "
-                    f"atol {atol:g}; first at {tuple(int(x) for x in idx)}: got {g64.reshape(-1)[i]!r}, "
+                    f"{what}: {int((~ok).sum())} of {ok.size} elements differ beyond rtol {rtol:g} of the "
+                    f"array's largest magnitude and atol {atol:g}; first at {tuple(int(x) for x in idx)}: got {g64.reshape(-1)[i]!r}, "
                     f"expected {w64.reshape(-1)[i]!r}"
                 )
             return None

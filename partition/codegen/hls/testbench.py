@@ -16,7 +16,9 @@ from partition.dtypes import DType
 from partition.names import printable
 from partition.vectors import VectorSet
 
-# Float outputs match when |got - want| <= atol + rtol * |want| (NaN matches NaN).
+# Float outputs match when |got - want| <= atol + rtol * max|want| over the array (NaN matches
+# NaN): sums run in index order where numpy's run pairwise or in BLAS order, which after
+# cancellation moves a small result by a few ulp of the array's magnitude, not of its own.
 # C simulation of IEEE basic operations is bit-exact (the testbench reports the
 # largest ulp distance); the margin covers the synthesised operators, which flush
 # subnormals to zero (Floating-Point Operator, PG060), in co-simulation.
