@@ -132,3 +132,25 @@ def profile_calls(fn, calls: list[tuple], app_dir: Path) -> FunctionProfile:
         local_ranges=ranges,
         globals=globals_,
     )
+
+
+def check_close(fn, calls, app_dir: Path | None = None):
+    """Like test_frontend.check, floats within a tolerance: the kernel adds dot products in
+    index order, numpy in BLAS order."""
+    from test_frontend import run_ir, run_python
+
+    from partition.frontend import Rejected, translate
+
+    app_dir = app_dir or Path(__file__).parent
+    fp = profile_calls(fn, calls, app_dir)
+    k = translate(fp, app_dir)
+    assert not isinstance(k, Rejected), k.reason
+    for args in calls:
+        want, want_args = run_python(fn, args)
+        got, got_args = run_ir(k, args)
+        for a, b in zip([got, *got_args], [want, *want_args]):
+            if isinstance(b, np.ndarray) and b.dtype.kind == "f":
+                np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+            elif isinstance(b, np.ndarray):
+                assert np.array_equal(a, b), fn.__name__
+    return k

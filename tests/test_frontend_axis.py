@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from frontend_cases import axis_kernels as A
-from frontend_util import profile_calls
+from frontend_util import check_close, profile_calls
 from test_frontend import check
 from test_frontend_numpy import _build_and_run
 
@@ -93,6 +93,15 @@ CASES = {
     "roll_rows": (A.roll_rows, lambda: [(ints(np.int32, (3, 5)),) for _ in range(3)]),
     "in_band": (A.in_band, lambda: [(floats(8), -1.0, 4.0) for _ in range(3)]),
     "either_set": (A.either_set, lambda: [(ints(np.int8, 6), floats(6)) for _ in range(3)]),
+    "rgb_to_gray": (A.rgb_to_gray, lambda: [(ints(np.uint8, (3, 4, 3)),) for _ in range(3)]),
+    "colour_matrix": (
+        A.colour_matrix,
+        lambda: [(ints(np.uint8, (2, 5, 3)), floats((3, 3))) for _ in range(3)],
+    ),
+    "batched": (
+        A.batched,
+        lambda: [(ints(np.int16, (2, 3, 4)), ints(np.int16, (2, 4, 5))) for _ in range(3)],
+    ),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -103,7 +112,7 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_axis_reduction_matches_python(name):
     fn, make = CASES[name]
-    check(fn, make())
+    check_close(fn, make())
 
 
 def test_result_dtypes_are_numpys():
@@ -150,6 +159,8 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "integral_image",
         "roll_rows",
         "either_set",
+        "rgb_to_gray",
+        "batched",
     ):
         fn, make = CASES[name]
         calls = make()

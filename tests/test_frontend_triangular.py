@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from frontend_cases import triangular_kernels as T
-from frontend_util import profile_calls
-from test_frontend import run_ir, run_python
+from frontend_util import check_close, profile_calls
 from test_frontend_numpy import _build_and_run
 
 from partition import ir
@@ -51,23 +50,6 @@ CASES = {
     "growing_window_sum": (T.growing_window_sum, lambda: [(RNG.integers(-99, 99, 9).astype(np.int16),) for _ in range(3)]),
     "band_update": (T.band_update, lambda: [(RNG.integers(-9, 9, (4, 4)).astype(np.int32), 3) for _ in range(3)]),
 }  # fmt: skip
-
-
-def check_close(fn, calls):
-    """Like test_frontend.check, floats within a tolerance: the kernel adds dot products in
-    index order, numpy in BLAS order."""
-    fp = profile_calls(fn, calls, APP_DIR)
-    k = translate(fp, APP_DIR)
-    assert not isinstance(k, Rejected), k.reason
-    for args in calls:
-        want, want_args = run_python(fn, args)
-        got, got_args = run_ir(k, args)
-        for a, b in zip([got, *got_args], [want, *want_args]):
-            if isinstance(b, np.ndarray) and b.dtype.kind == "f":
-                np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
-            elif isinstance(b, np.ndarray):
-                assert np.array_equal(a, b), fn.__name__
-    return k
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

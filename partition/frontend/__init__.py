@@ -71,5 +71,5 @@ def translate(
         return Rejected(fp.name, fp.file, fp.line, e.message)
     try:
         return Lowerer(fp, src, kernel_name(fp.name), functions, app_dir, observed_ints).lower()
-    except Reject as r:
-        return Rejected(fp.name, r.file or fp.file, r.line, r.construct)
+    except Reject as r:  # (line 0: a refusal deep inside, placed at the function)
+        return Rejected(fp.name, r.file or fp.file, r.line or fp.line, r.construct)

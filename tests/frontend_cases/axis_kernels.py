@@ -157,3 +157,16 @@ def in_band(x, lo, hi):
 
 def either_set(a, b):
     return np.logical_or(a, b) & np.logical_not(np.logical_xor(a, b))
+
+
+def rgb_to_gray(img):
+    """Luma of an RGB image: an (H, W, 3) array @ a 3-vector."""
+    return img @ np.array([0.299, 0.587, 0.114])
+
+
+def colour_matrix(img, m):
+    return img.astype(np.float64) @ m.T
+
+
+def batched(a, b):
+    return a @ b

@@ -38,24 +38,39 @@ class Reductions:
             return self.scaled(a, b, node, what)
         ra, rb = len(a.shape), len(b.shape)
         k = a.shape[-1]
-        kb = b.shape[0]
+        kb = b.shape[0] if rb == 1 else b.shape[-2]
         if k != kb:
             raise Reject(line, f"{what}: shapes {a.shape} and {b.shape} are not aligned")
+        if ra >= 3 and rb >= 3 and ((what != "@" and what != "np.matmul()") or a.shape[:-2] != b.shape[:-2]):
+            raise Reject(
+                line,
+                f"{what} of arrays of shapes {a.shape} and {b.shape} (stacks of matrices are taken by @ and "
+                "np.matmul when their leading dimensions are equal)",
+            )
+        if ra == 2 and rb >= 3:
+            raise Reject(line, f"{what} of a matrix and a stack of matrices (broadcast the matrix first)")
+        if ra == 1 and rb >= 3 and what not in ("@", "np.matmul()"):
+            raise Reject(line, f"{what} of a vector and an array of {rb} dimensions")
         rdt = self.probe(np.dot, [a, b], f"{what} of {a.dtype.name} and {b.dtype.name} arrays", line)
         self.note_float_order(rdt, what, "numpy uses BLAS", line)
-        if ra == 2 and rb == 1:
-            shape: tuple[int, ...] = (a.shape[0],)
-        elif ra == 1 and rb == 2:
-            shape = (b.shape[1],)
-        else:
-            shape = (a.shape[0], b.shape[1])
+        # numpy's result shape, and the elements multiplied for each result index
+        if rb == 1:  # (..., k) @ (k,): the last axis contracted
+            shape: tuple = a.shape[:-1]
+        elif ra == 1:  # (k,) @ (..., k, m)
+            shape = (*b.shape[:-2], b.shape[-1])
+        elif rb == 2:  # (..., n, k) @ (k, m)
+            shape = (*a.shape[:-1], b.shape[1])
+        else:  # stacks of equal leading dimensions: (..., n, k) @ (..., k, m)
+            shape = (*a.shape[:-1], b.shape[-1])
 
         def operands(idx: tuple[Ix, ...], kk: Ix) -> tuple[TE, TE]:
-            if ra == 2 and rb == 1:
-                return a.at((idx[0], kk)), b.at((kk,))
+            if rb == 1:
+                return a.at((*idx, kk)), b.at((kk,))
             if ra == 1:
-                return a.at((kk,)), b.at((kk, idx[0]))
-            return a.at((idx[0], kk)), b.at((kk, idx[1]))
+                return a.at((kk,)), b.at((*idx[:-1], kk, idx[-1]))
+            if rb == 2:
+                return a.at((*idx[:-1], kk)), b.at((kk, idx[-1]))
+            return a.at((*idx[:-1], kk)), b.at((*idx[:-2], kk, idx[-1]))
 
         def fill(target: View) -> list[ir.Stmt]:
             def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:

@@ -27,7 +27,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Comp, Ix, View, full_view, ix_add, ix_const
+from partition.frontend.arrays.values import AV, Comp, Ix, View, full_view, has_dyn, ix_add, ix_const
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import BINOPS, text
 
@@ -256,6 +256,8 @@ class Reordered:
             if type(k) is not int or not -rank <= k < rank:
                 raise Reject(line, f"np.flip(): the axis must be one constant int in -{rank}..{rank - 1}")
             axes = {k % rank}
+        if has_dyn(tuple(a.shape[d] for d in axes)):
+            raise Reject(line, f"np.{name}() along a slice whose length is known only at run time")
         # a view, as numpy's (writes through it reach a), like a[::-1]
         comps = tuple(Comp(d, a.shape[d] - 1, -1) if d in axes else Comp(d) for d in range(rank))
         return self.reindex(a, a.shape, comps)

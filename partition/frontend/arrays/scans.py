@@ -17,7 +17,7 @@ import numpy as np
 
 from partition import ir
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, Operand, View, affine, divmod_ix
+from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, affine, divmod_ix
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.types import NP
 
@@ -151,6 +151,8 @@ class Scans:
                 raise Reject(line, f"np.roll(): the axis must be one constant int in -{rank}..{rank - 1}")
             axis = k % rank
         n = a.shape[axis]
+        if isinstance(n, Dyn):
+            raise Reject(line, "np.roll() along a slice whose length is known only at run time")
         s = (-shift) % n
 
         def at(idx: tuple[Ix, ...]) -> TE:

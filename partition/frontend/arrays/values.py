@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from partition import ir
 from partition.dtypes import INT64, DType, narrowest_signed
-from partition.frontend.model import TE, ArrayInfo, cast, const
+from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.types import NP, PyFloat, PyInt, describe
 
 # ---------------------------------------------------------------- indices
@@ -57,6 +57,15 @@ class Dyn:
 
     def __repr__(self) -> str:
         return f"<run-time length up to {self.hi}>"
+
+    def _refuse(self, *_: object) -> NoReturn:
+        """Arithmetic on a run-time length where a construct expects a known one: a refusal
+        (the construct does not take such slices yet), never a wrong shape."""
+        raise Reject(0, "a slice whose length is known only at run time, where a fixed length is needed")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __neg__ = _refuse
+    __int__ = __index__ = __float__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
 
 
 def static(shape: tuple) -> tuple[int, ...]:
