@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from frontend_cases import axis_kernels as A
+from frontend_cases import triangular_kernels as T
 from frontend_util import check_close, profile_calls
 from test_frontend import check
 from test_frontend_numpy import _build_and_run
@@ -101,6 +102,21 @@ CASES = {
     "batched": (
         A.batched,
         lambda: [(ints(np.int16, (2, 3, 4)), ints(np.int16, (2, 4, 5))) for _ in range(3)],
+    ),
+    "three_mm": (
+        T.three_mm,
+        lambda: [
+            (
+                np.zeros((3, 4)),
+                RNG.standard_normal((3, 5)),
+                RNG.standard_normal((5, 4)),
+                np.zeros((4, 2)),
+                RNG.standard_normal((4, 3)),
+                RNG.standard_normal((3, 2)),
+                np.zeros((3, 2)),
+            )
+            for _ in range(3)
+        ],
     ),
     "mask_of_other": (
         A.mask_of_other,

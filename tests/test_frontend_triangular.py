@@ -49,6 +49,8 @@ CASES = {
     "prefix_sums_int": (T.prefix_sums_int, lambda: [(RNG.integers(-9, 9, 7).astype(np.int16), np.zeros(7, np.int64)) for _ in range(3)]),
     "growing_window_sum": (T.growing_window_sum, lambda: [(RNG.integers(-99, 99, 9).astype(np.int16),) for _ in range(3)]),
     "band_update": (T.band_update, lambda: [(RNG.integers(-9, 9, (4, 4)).astype(np.int32), 3) for _ in range(3)]),
+    "durbin": (T.durbin, lambda: [(np.array([1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125]) * RNG.uniform(0.5, 1.0),) for _ in range(3)]),
+    "reversed_prefix_int": (T.reversed_prefix_int, lambda: [(RNG.integers(-9, 9, 6).astype(np.int32), np.zeros(6, np.int32)) for _ in range(3)]),
 }  # fmt: skip
 
 

@@ -87,6 +87,18 @@ class Statements:
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return []
             if isinstance(s.value, ast.Call):
+                out = next((k.value for k in s.value.keywords if k.arg == "out"), None)
+                if out is not None and self.numpy_attr(s.value.func) is not None:
+                    # np.dot(a, b, out=c), np.add(x, y, out=z): the result written into out's
+                    # elements, which must have its shape (numpy raises otherwise; so does the
+                    # assignment, for a shape that differs)
+                    call = ast.Call(
+                        s.value.func, s.value.args, [k for k in s.value.keywords if k.arg != "out"]
+                    )
+                    ast.copy_location(call, s.value)
+                    target = ast.Subscript(out, ast.Constant(Ellipsis), ast.Store())
+                    ast.copy_location(target, out)
+                    return self.assign(target, call, line, top)
                 helper = self.resolve_helper(s.value.func)
                 if helper is None:
                     raise Reject(line, f"call to {self.callee_text(s.value.func)}() as a statement")

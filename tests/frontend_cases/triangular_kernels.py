@@ -67,3 +67,30 @@ def growing_window_sum(x):
     for i in range(len(x) // 2):
         s += np.sum(x[i : 2 * i + 1])  # its length changes with i
     return s
+
+
+def durbin(r):
+    """PolyBench durbin: Levinson-Durbin with np.flip of growing prefixes."""
+    n = r.shape[0]
+    y = np.empty_like(r)
+    y[0] = -r[0]
+    beta = 1.0
+    alpha = -r[0]
+    for k in range(1, n):
+        beta = (1 - alpha * alpha) * beta
+        s = np.dot(np.flip(r[:k]), y[:k])
+        alpha = -(r[k] + s) / beta
+        y[:k] += alpha * np.flip(y[:k])
+        y[k] = alpha
+    return y
+
+
+def three_mm(E, A, B, F, C, D, G):
+    np.dot(A, B, out=E)
+    np.dot(C, D, out=F)
+    G[:] = E @ F
+
+
+def reversed_prefix_int(x, out):
+    for k in range(1, x.shape[0]):
+        out[:k] += np.flip(x[:k])

@@ -27,7 +27,18 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Comp, Ix, View, full_view, has_dyn, ix_add, ix_const
+from partition.frontend.arrays.values import (
+    AV,
+    Comp,
+    Dyn,
+    Ix,
+    View,
+    affine,
+    full_view,
+    has_dyn,
+    ix_add,
+    ix_const,
+)
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import BINOPS, text
 
@@ -257,10 +268,31 @@ class Reordered:
                 raise Reject(line, f"np.flip(): the axis must be one constant int in -{rank}..{rank - 1}")
             axes = {k % rank}
         if has_dyn(tuple(a.shape[d] for d in axes)):
-            raise Reject(line, f"np.{name}() along a slice whose length is known only at run time")
+            return self.flipped_run_time(a, axes)
         # a view, as numpy's (writes through it reach a), like a[::-1]
         comps = tuple(Comp(d, a.shape[d] - 1, -1) if d in axes else Comp(d) for d in range(rank))
         return self.reindex(a, a.shape, comps)
+
+    def flipped_run_time(self, a: AV, axes: set[int]) -> AV:
+        """A flip along axes of run-time length (`np.flip(r[:k])`): element i of such an axis is
+        element (length - 1 - i); read-only (a statement that also writes `a` reads it first
+        into a temporary, as for any overlap)."""
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            src = []
+            for d, ix in enumerate(idx):
+                n = a.shape[d]
+                if d not in axes:
+                    src.append(ix)
+                elif isinstance(n, Dyn):
+                    dt = narrowest_signed(-n.hi, n.hi) or INT64
+                    e = ir.Bin("sub", ir.Bin("sub", cast(n.e, dt), const(1, dt), dt), cast(ix.e, dt), dt)
+                    src.append(Ix(e, 0, n.hi - 1))
+                else:
+                    src.append(affine(ix, n - 1, -1))
+            return a.at(tuple(src))
+
+        return AV(a.shape, a.dtype, at)
 
     def outer(self, ufunc: str, node: ast.Call) -> AV:
         """np.outer(a, b) (1-D a and b) and np.<ufunc>.outer(a, b): the ufunc of every pair, of
