@@ -51,6 +51,9 @@ CASES = {
     "band_update": (T.band_update, lambda: [(RNG.integers(-9, 9, (4, 4)).astype(np.int32), 3) for _ in range(3)]),
     "durbin": (T.durbin, lambda: [(np.array([1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125]) * RNG.uniform(0.5, 1.0),) for _ in range(3)]),
     "reversed_prefix_int": (T.reversed_prefix_int, lambda: [(RNG.integers(-9, 9, 6).astype(np.int32), np.zeros(6, np.int32)) for _ in range(3)]),
+    "nussinov_row": (T.nussinov_row, lambda: [(RNG.integers(0, 4, 7).astype(np.int32), RNG.integers(0, 9, (7, 7)).astype(np.int32)) for _ in range(3)]),
+    "max_of_prefix": (T.max_of_prefix, lambda: [(RNG.standard_normal(6), np.zeros(6)) for _ in range(3)]),
+    "argmin_of_suffix": (T.argmin_of_suffix, lambda: [(RNG.integers(-5, 5, 7).astype(np.int8), np.zeros(7, np.int64)) for _ in range(3)]),
 }  # fmt: skip
 
 

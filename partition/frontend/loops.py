@@ -217,10 +217,44 @@ class Loops:
         vdt = ir_dtype(vt)
         self.r.loop_counter += 1
         label = f"L{self.r.loop_counter}"
-        with self.nested(loop=True), self.loop_fact(s, stepv, (lo_s, hi_s), (lo_e, hi_e)):
+        fs, fe = self.fact_range(it.args[0] if len(args) > 1 else None, (lo_s, hi_s), line), (lo_e, hi_e)
+        if len(args) > 1:
+            fe = self.fact_range(it.args[1], (lo_e, hi_e), line)
+        elif args:
+            fe = self.fact_range(it.args[0], (lo_e, hi_e), line)
+        with self.nested(loop=True), self.loop_fact(s, stepv, fs, fe):
             body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
+
+    def fact_range(self, node: ast.expr | None, r: tuple[int, int], line: int) -> tuple[int, int]:
+        """A range() bound's interval narrowed by what the enclosing loops' facts say of the names
+        in it (`range(i + 1, n)` inside `for i in range(n - 1, -1, -1)` starts at 1..n, while
+        i's type also holds the -1 it has after its loop)."""
+        if node is None or not all(
+            isinstance(
+                x,
+                (
+                    ast.Name,
+                    ast.Constant,
+                    ast.BinOp,
+                    ast.UnaryOp,
+                    ast.Load,
+                    ast.Add,
+                    ast.Sub,
+                    ast.USub,
+                    ast.UAdd,
+                ),
+            )
+            for x in ast.walk(node)
+        ):
+            return r
+        try:
+            a, b = self.arr.linear(node, "range()", line).interval()
+        except Reject:
+            return r
+        lo, hi = max(r[0], a), min(r[1], b)
+        return (lo, hi) if lo <= hi else r
 
     @contextmanager
     def loop_fact(

@@ -94,3 +94,25 @@ def three_mm(E, A, B, F, C, D, G):
 def reversed_prefix_int(x, out):
     for k in range(1, x.shape[0]):
         out[:k] += np.flip(x[:k])
+
+
+def nussinov_row(seq, table):
+    """PolyBench nussinov's last step: the best split of table[i, j] over i < k < j, with i
+    going down (the inner loop's start depends on it)."""
+    n = seq.shape[0]
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, n):
+            if seq[i] + seq[j] == 3:
+                table[i, j] = max(table[i, j], table[i + 1, j - 1] + 1)
+            if j - i > 1:
+                table[i, j] = max(table[i, j], np.max(table[i, i + 1 : j] + table[i + 2 : j + 1, j]))
+
+
+def max_of_prefix(x, out):
+    for i in range(x.shape[0]):
+        out[i] = np.max(x[: i + 1])
+
+
+def argmin_of_suffix(x, out):
+    for i in range(x.shape[0]):
+        out[i] = np.argmin(x[i:])

@@ -15,9 +15,9 @@ from collections.abc import Callable
 import numpy as np
 
 from partition import ir
-from partition.dtypes import DType, dtype
+from partition.dtypes import UINT8, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, Operand, View, has_dyn, ix_const, static
+from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, has_dyn, ix_const, static
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import METHOD_REDUCTIONS, REDUCTIONS, text
 from partition.frontend.types import NP
@@ -269,7 +269,7 @@ class Reductions:
     def reduce_stmts(self, kind: str, a: AV, rdt: DType, line: int, what: str) -> tuple[list[ir.Stmt], TE]:
         """Statements reducing every element of `a`, and the expression of the result."""
         if has_dyn(a.shape) and kind != "sum":
-            raise Reject(line, f"{what} of a slice whose length is known only at run time (sum is taken)")
+            return self.reduce_run_time(kind, a, rdt, line, what)
         n = int(np.prod(static(a.shape)))
         if kind in ("sum", "mean"):
             self.note_float_order(rdt, what, "numpy adds pairwise", line)
@@ -307,6 +307,64 @@ class Reductions:
 
         stmts = [
             ir.Assign(best.name, first.e, line),
+            ir.Assign(pos.name, const(0, rdt), line),
+            *self.loop_nest(a.shape, line, pick),
+        ]
+        return stmts, TE(NP(rdt), pos)
+
+    def reduce_run_time(self, kind: str, a: AV, rdt: DType, line: int, what: str) -> tuple[list[ir.Stmt], TE]:
+        """max/min/argmax/argmin of a 1-D slice of run-time length: numpy raises ValueError for
+        an empty one, so an empty one hands the call back to the CPU (the fallback status); the
+        search starts from the dtype's far end (NaN still wins, ties keep the first)."""
+        if len(a.shape) != 1 or not isinstance(a.shape[0], Dyn):
+            raise Reject(line, f"{what} of an array with a run-time length in more than one dimension")
+        if kind == "mean":
+            raise Reject(line, f"{what} of a slice whose length is known only at run time")
+        n = a.shape[0]
+        empty = ir.If(
+            ir.Cmp("eq", n.e, const(0, n.e.dtype)),
+            [ir.Assign(self.lw.status_name(), const(1, UINT8), line)],
+            [],
+            line,
+        )
+        src = a.dtype
+        far = (
+            (-np.inf if kind in ("max", "argmax") else np.inf)
+            if src.is_float
+            else (src.min if kind in ("max", "argmax") else src.max)
+        )
+        if kind in ("max", "min"):
+            acc = self.scalar_temp("acc", rdt)
+
+            def keep(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                return [ir.Assign(acc.name, self.extremum(kind, TE(NP(rdt), acc), a.at(idx), rdt).e, line)]
+
+            return [
+                empty,
+                ir.Assign(acc.name, const(far, rdt), line),
+                *self.loop_nest(a.shape, line, keep),
+            ], TE(NP(rdt), acc)
+        best = self.scalar_temp("best", src)
+        pos = self.scalar_temp("pos", rdt)
+        cmp = "gt" if kind == "argmax" else "lt"
+
+        def pick(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+            x = a.at(idx).e
+            take: ir.Expr = ir.Cmp(cmp, x, best)
+            if src.is_float:
+                take = ir.Logic("land", ir.Cmp("eq", best, best), ir.Logic("lor", take, ir.Cmp("ne", x, x)))
+            return [
+                ir.If(
+                    take,
+                    [ir.Assign(pos.name, cast(idx[0].e, rdt), line), ir.Assign(best.name, x, line)],
+                    [],
+                    line,
+                )
+            ]
+
+        stmts = [
+            empty,
+            ir.Assign(best.name, const(far, src), line),
             ir.Assign(pos.name, const(0, rdt), line),
             *self.loop_nest(a.shape, line, pick),
         ]

@@ -127,34 +127,39 @@ class Windows:
         lo_node = p.lower if p.lower is not None else zero
         hi_node = p.upper if p.upper is not None else whole
         lo, hi = self.linear(lo_node, where, line), self.linear(hi_node, where, line)
+        dt = narrowest_signed(-2 * dim, 2 * dim) or INT64
         bounds = []
         for lin, node, name in ((lo, lo_node, "start"), (hi, hi_node, "end")):
             a, b = lin.interval()
             r = range_of(self.lw.expr(node).pt) if not isinstance(node, ast.Constant) else None
             if r is not None:
                 a, b = max(a, r[0]), min(b, r[1])
-            if a < 0 or b > dim:
+            if a < 0:
                 raise Reject(
                     line,
-                    f"{where}: the slice's {name} may be {a if a < 0 else b}, outside 0..{dim} (Python counts a "
-                    "negative bound from the end and clips one past the end; guard it or bound the loop)",
+                    f"{where}: the slice's {name} may be {a}, below 0 (Python counts a negative bound from the "
+                    "end; guard it or bound the loop)",
                 )
-            bounds.append((a, b))
-        (slo, shi), (ehi_lo, ehi_hi) = bounds
+            e = cast(self.lw.expr(node).e, dt)
+            if b > dim:
+                # Python clips a bound past the end, which would make this slice shorter than its
+                # linear length says (and unequal to a slice it is compared with): such a call is
+                # handed back to the CPU; the others never read past the end
+                self.lw.fallback_if(ir.Cmp("gt", e, const(dim, dt)), line)
+                b = dim
+            bounds.append((a, b, e))
+        (slo, shi, start_e), (ehi_lo, ehi_hi, end_e) = bounds
         length = hi.plus(lo, -1)
         len_lo, len_hi = length.interval()
         len_lo, len_hi = max(len_lo, ehi_lo - shi), min(len_hi, ehi_hi - slo, dim)
         if len_hi <= 0:
             raise Reject(line, f"{where} is always empty (a kernel has no empty arrays)")
-        start = self.lw.expr(lo_node)
-        end = self.lw.expr(hi_node)
-        dt = narrowest_signed(min(-dim, 0), 2 * dim) or INT64
-        e: ir.Expr = ir.Bin("sub", cast(end.e, dt), cast(start.e, dt), dt)
+        e: ir.Expr = ir.Bin("sub", end_e, start_e, dt)
         if len_lo < 0:  # Python's empty slice where the end falls before the start
             e = ir.Select(ir.Cmp("lt", e, const(0, dt)), const(0, dt), e, dt)
         key = (tuple(sorted(length.terms.items())), length.k)
-        sdt = narrowest_signed(slo, shi) or INT64
-        return Dyn(e, len_hi, key), 1, Ix(cast(start.e, sdt), slo, shi)
+        sdt = narrowest_signed(slo, max(shi, dim)) or INT64
+        return Dyn(e, len_hi, key), 1, Ix(cast(start_e, sdt), slo, shi)
 
     def bound_interval(self, node: ast.expr, line: int) -> tuple[int, int] | None:
         """The interval of a Python int (or bool) expression, narrowed by the facts known here."""
