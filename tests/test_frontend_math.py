@@ -473,3 +473,21 @@ def test_csim_fails_with_a_wrong_math_function(tmp_path, fn, factor):
         assert build.returncode == 0, build.stderr[-3000:]
         assert run is not None and run.returncode != 0, run.stdout
         assert "FAIL" in run.stdout, run.stdout
+
+
+def test_float_power_with_a_run_time_exponent_hands_python_errors_back():
+    """0.0 ** -1.0 (ZeroDivisionError) and 1000.0 ** 400.0 (OverflowError) go to the CPU; other
+    calls compute libm's pow."""
+    from partition.interp import execute
+
+    calls = [(0.5, 1.5), (-1.25, 2.0), (3.0, -0.5), (0.0, 2.5)]
+    k, _ = translated(M.variable_powers, calls)
+    assert k.status is not None
+    for x, y in [*calls, (0.0, -1.0), (1000.0, 400.0), (-2.0, 0.5), (2.0, 3.0)]:
+        run = execute(k, {"x": x, "y": y})
+        try:
+            want = M.variable_powers(x, y)
+        except (ZeroDivisionError, OverflowError):
+            assert run.status == 1, (x, y)
+            continue
+        assert run.status == 0 and math.isclose(run.ret, want, rel_tol=1e-12), (x, y, run.ret, want)

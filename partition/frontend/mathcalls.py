@@ -242,9 +242,14 @@ class MathCalls:
     def python_power(self, a: TE, b: TE, line: int, call: str) -> TE:
         """Python's float ** (and math.pow): libm pow, raising outside its domain."""
         exponent = _constant(b)
-        if exponent is None:
-            raise Reject(line, f"{call} of a float with an exponent that is not a constant")
         x = cast(a.e, FLOAT64)
+        if exponent is None:
+            # libm pow; where Python raises (a zero base to a negative power, a negative base to
+            # a fractional one, an overflow) the call goes to the CPU
+            e = ir.Math("pow", (x, cast(b.e, FLOAT64)), FLOAT64)
+            self.require(e, line, call, "pow")
+            self.approximate("pow", line, call)
+            return TE(PyFloat(), e)
         if call == "**" and exponent in (0.0, 1.0, 2.0):
             e = _small_power(x, exponent, FLOAT64)
             if exponent == 2.0:  # x * x: within 1 ulp of libm's pow(x, 2), which raises on overflow
@@ -439,4 +444,22 @@ def domain_violation(kind: str, args: tuple[ir.Expr, ...]) -> ir.Expr | None:
         return ir.Un("not", inside, BOOL)
     if kind == "fmod":
         return lor(ir.Cmp("eq", args[1], const(0.0, args[1].dtype)), infinite)
+    if kind == "pow" and not isinstance(args[1], ir.Const):
+        # Python's float ** raises ZeroDivisionError for 0.0 ** negative, gives a complex number
+        # for a negative base to a fractional power and raises OverflowError when a finite base
+        # and exponent overflow (an infinite argument gives inf, as libm does)
+        y = args[1]
+        result = ir.Math("pow", args, dt)
+
+        def finite(v: ir.Expr) -> ir.Expr:
+            return ir.Cmp("lt", ir.Un("abs", v, v.dtype), const(math.inf, v.dtype))
+
+        zero_neg = ir.Logic("land", ir.Cmp("eq", x, c(0.0)), ir.Cmp("lt", y, c(0.0)))
+        fractional = ir.Logic("land", ir.Cmp("lt", x, c(0.0)), ir.Cmp("ne", ir.Math("floor", (y,), dt), y))
+        overflow = ir.Logic(
+            "land",
+            ir.Logic("land", finite(x), finite(y)),
+            ir.Cmp("eq", ir.Un("abs", result, dt), c(math.inf)),
+        )
+        return lor(lor(zero_neg, fractional), overflow)
     return None

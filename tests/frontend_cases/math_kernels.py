@@ -293,3 +293,8 @@ def reject_loop_negative(x):
 def norm2(x: float, y: float) -> float:
     """math.sqrt of a sum of squares: never negative, so no check is needed."""
     return math.sqrt(x * x + y * y)
+
+
+def variable_powers(x, y):
+    """Python float ** with exponents known only at run time (PolyBench deriche's 2.0 ** -alpha)."""
+    return 2.0 ** (-x) + abs(x) ** y
