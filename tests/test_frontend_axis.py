@@ -1,5 +1,5 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
-negative or positive, keepdims), assignments through boolean masks (`x[x < 0] = 0`,
+negative or positive, keepdims; var/std with ddof), assignments through boolean masks (`x[x < 0] = 0`,
 `x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, logical ufuncs,
 outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
@@ -118,6 +118,9 @@ CASES = {
             for _ in range(3)
         ],
     ),
+    "standardise": (A.standardise, lambda: [(floats((6, 3)),) for _ in range(3)]),
+    "spread": (A.spread, lambda: [(floats(7),) for _ in range(3)]),
+    "spread_int": (A.spread, lambda: [(ints(np.int16, 9),) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -150,7 +153,8 @@ def test_axis_that_is_not_a_constant_is_named():
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_axis_reductions_pass_c_simulation(tmp_path):
     (tmp_path / "include").mkdir()
-    shutil.copy(resource_dir("hls") / "partition_ops.h", tmp_path / "include" / "partition_ops.h")
+    for header in ("partition_ops.h", "partition_math.h"):
+        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
     tasks = []
     for name in (
         "column_means",
@@ -177,6 +181,8 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "either_set",
         "rgb_to_gray",
         "batched",
+        "standardise",
+        "spread_int",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -36,8 +36,8 @@ ARRAY_MAKERS = {"zeros", "empty", "ones", "full", "zeros_like", "empty_like", "o
 # numpy functions with an array result, elementwise
 ELEMENTWISE_FUNCS = ("where", "clip", "minimum", "maximum", "abs", "absolute", "negative", "positive", "copy")
 # numpy functions and array methods with a scalar result (no axis)
-REDUCTIONS = ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin")
-METHOD_REDUCTIONS = ("sum", "mean", "max", "min", "argmax", "argmin")
+REDUCTIONS = ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std")
+METHOD_REDUCTIONS = ("sum", "mean", "max", "min", "argmax", "argmin", "var", "std")
 SUPPORTED_TEXT = (
     "the numpy subset: scalar types, + - * / // % ** & | ^ << >> ~ and comparisons on arrays, slices, @, "
     "np.where, np.clip, np.minimum, np.maximum, np.abs, np.negative, np.dot, np.copy, "

@@ -170,3 +170,12 @@ def colour_matrix(img, m):
 
 def batched(a, b):
     return a @ b
+
+
+def standardise(data):
+    """Columns to zero mean and unit deviation (PolyBench correlation's normalisation)."""
+    return (data - data.mean(axis=0)) / data.std(axis=0)
+
+
+def spread(x):
+    return np.var(x) + x.std(ddof=1) + np.std(x, axis=None)

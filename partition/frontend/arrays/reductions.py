@@ -169,7 +169,7 @@ class Reductions:
     def reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> TE:
         """A reduction over every element: loops before the statement, the result a scalar."""
         line = node.lineno
-        axis, keepdims, acc_dt = self.reduction_options(kind, node, extra, len(a.shape), what)
+        axis, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, len(a.shape), what)
         if keepdims:
             raise Reject(line, f"{what} with keepdims=True of a whole array (give an axis)")
         if (
@@ -177,14 +177,14 @@ class Reductions:
         ):  # pragma: no cover - call_rank sends these to the array path
             raise Reject(line, f"{what} along an axis inside a scalar expression")
         rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
-        stmts, te = self.reduce_stmts(kind, a, rdt, line, what)
+        stmts, te = self.reduce_stmts(kind, a, rdt, line, what, ddof)
         self.emit(stmts, line, what)
         return te
 
     def reduction_options(
         self, kind: str, node: ast.Call, extra: list[ast.expr], rank: int, what: str
-    ) -> tuple[int | None, bool, DType | None]:
-        """(axis normalised to 0..rank-1 or None, keepdims, dtype=) of a reduction call."""
+    ) -> tuple[int | None, bool, DType | None, int]:
+        """(axis normalised to 0..rank-1 or None, keepdims, dtype=, ddof=) of a reduction call."""
         lw = self.lw
         line = node.lineno
         axis_node: ast.expr | None = extra[0] if extra else None
@@ -192,9 +192,15 @@ class Reductions:
             raise Reject(line, f"{what} with more than an axis as positional arguments")
         keepdims = False
         acc_dt: DType | None = None
+        ddof = 0
         for kw in node.keywords:
             if kw.arg == "axis" and axis_node is None:
                 axis_node = kw.value
+            elif kw.arg == "ddof" and kind in ("var", "std"):
+                d = self.slice_bound(kw.value)
+                if type(d) is not int:
+                    raise Reject(line, f"{what}: ddof must be a constant int")
+                ddof = d
             elif kw.arg == "dtype" and kind in ("sum", "mean"):
                 acc_dt = lw.parse_dtype(kw.value, line)
             elif (
@@ -206,7 +212,7 @@ class Reductions:
             else:
                 raise Reject(line, f"{what} with {kw.arg}=")
         if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
-            return None, keepdims, acc_dt
+            return None, keepdims, acc_dt, ddof
         value = self.slice_bound(axis_node) if not isinstance(axis_node, ast.Tuple) else False
         if type(value) is not int:
             raise Reject(
@@ -214,7 +220,7 @@ class Reductions:
             )
         if not -rank <= value < rank:
             raise Reject(line, f"{what}: axis {value} is out of bounds for an array of {rank} dimensions")
-        return value % rank, keepdims, acc_dt
+        return value % rank, keepdims, acc_dt, ddof
 
     def reduction_dtype(self, kind: str, a: AV, acc_dt: DType | None, line: int, what: str) -> DType:
         """numpy's result dtype for the reduction of an `a.dtype` array."""
@@ -236,7 +242,7 @@ class Reductions:
         the reduction of its line along the axis, made by loops like a matrix product."""
         line = node.lineno
         rank = len(a.shape)
-        axis, keepdims, acc_dt = self.reduction_options(kind, node, extra, rank, what)
+        axis, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, rank, what)
         assert axis is not None
         rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
         n = a.shape[axis]
@@ -257,7 +263,7 @@ class Reductions:
 
         def fill(target: View) -> list[ir.Stmt]:
             def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
-                stmts, te = self.reduce_stmts(kind, line_of(idx), rdt, line, what)
+                stmts, te = self.reduce_stmts(kind, line_of(idx), rdt, line, what, ddof)
                 value = self.lw.store_value(te, target.base, line)
                 return [*stmts, ir.Store(target.base.name, target.index(idx), value, line)]
 
@@ -266,11 +272,37 @@ class Reductions:
 
         return self.produced(shape, rdt, fill, line)
 
-    def reduce_stmts(self, kind: str, a: AV, rdt: DType, line: int, what: str) -> tuple[list[ir.Stmt], TE]:
+    def reduce_stmts(
+        self, kind: str, a: AV, rdt: DType, line: int, what: str, ddof: int = 0
+    ) -> tuple[list[ir.Stmt], TE]:
         """Statements reducing every element of `a`, and the expression of the result."""
         if has_dyn(a.shape) and kind != "sum":
             return self.reduce_run_time(kind, a, rdt, line, what)
         n = int(np.prod(static(a.shape)))
+        if kind in ("var", "std"):
+            # numpy: the mean, then the mean square deviation over n - ddof (sqrt for std)
+            self.note_float_order(rdt, what, "numpy adds pairwise", line)
+            total, dev = self.scalar_temp("acc", rdt), self.scalar_temp("acc", rdt)
+            mean = self.scalar_temp("mean", rdt)
+
+            def add(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                return [ir.Assign(total.name, ir.Bin("add", total, cast(a.at(idx).e, rdt), rdt), line)]
+
+            def square(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                d = ir.Bin("sub", cast(a.at(idx).e, rdt), mean, rdt)
+                return [ir.Assign(dev.name, ir.Bin("add", dev, ir.Bin("mul", d, d, rdt), rdt), line)]
+
+            stmts = [
+                ir.Assign(total.name, const(0, rdt), line),
+                *self.loop_nest(a.shape, line, add),
+                ir.Assign(mean.name, ir.Bin("div", total, const(n, rdt), rdt), line),
+                ir.Assign(dev.name, const(0, rdt), line),
+                *self.loop_nest(a.shape, line, square),
+            ]
+            var: ir.Expr = ir.Bin("div", dev, const(float(n - ddof), rdt), rdt)
+            if kind == "std":
+                var = ir.Math("sqrt", (var,), rdt)
+            return stmts, TE(NP(rdt), var)
         if kind in ("sum", "mean"):
             self.note_float_order(rdt, what, "numpy adds pairwise", line)
             acc = self.scalar_temp("acc", rdt)
@@ -318,7 +350,7 @@ class Reductions:
         search starts from the dtype's far end (NaN still wins, ties keep the first)."""
         if len(a.shape) != 1 or not isinstance(a.shape[0], Dyn):
             raise Reject(line, f"{what} of an array with a run-time length in more than one dimension")
-        if kind == "mean":
+        if kind in ("mean", "var", "std"):
             raise Reject(line, f"{what} of a slice whose length is known only at run time")
         n = a.shape[0]
         empty = ir.If(
