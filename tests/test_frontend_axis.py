@@ -121,6 +121,8 @@ CASES = {
     "standardise": (A.standardise, lambda: [(floats((6, 3)),) for _ in range(3)]),
     "spread": (A.spread, lambda: [(floats(7),) for _ in range(3)]),
     "spread_int": (A.spread, lambda: [(ints(np.int16, 9),) for _ in range(3)]),
+    "alias_writes": (A.alias_writes, lambda: [(ints(np.int16, 6), 3) for _ in range(3)]),
+    "alias_of_local": (A.alias_of_local, lambda: [(5,) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],

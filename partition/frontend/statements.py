@@ -158,7 +158,9 @@ class Statements:
             if isinstance(value, ast.Name) and self.lookup_array(value.id) is not None:
                 if target.id.startswith(RET_VALUE):
                     raise Reject(line, "returns an array from more than one place")
-                raise Reject(line, f"array alias {target.id} = {value.id} (use the array directly)")
+                # `out = inp`: the same array under a second name, as in Python (writes through
+                # either reach it): bound like a view of all of it
+                return self.arr.assign_name(target.id, value, line)
             if self.arr.rank_of(value) is not None:
                 return self.arr.assign_name(target.id, value, line)
             if target.id in self.arrays or target.id in self.sc.views:

@@ -179,3 +179,19 @@ def standardise(data):
 
 def spread(x):
     return np.var(x) + x.std(ddof=1) + np.std(x, axis=None)
+
+
+def alias_writes(imgIn, k):
+    """Board code's alias: the output name is the input array, written through."""
+    imgOut = imgIn
+    for i in range(imgOut.shape[0]):
+        imgOut[i] = imgOut[i] * k
+    return imgIn.sum()
+
+
+def alias_of_local(n):
+    buf = np.zeros(n, dtype=np.int32)
+    view = buf
+    for i in range(n):
+        view[i] = i * i
+    return buf
