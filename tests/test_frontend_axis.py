@@ -123,6 +123,11 @@ CASES = {
     "spread_int": (A.spread, lambda: [(ints(np.int16, 9),) for _ in range(3)]),
     "alias_writes": (A.alias_writes, lambda: [(ints(np.int16, 6), 3) for _ in range(3)]),
     "alias_of_local": (A.alias_of_local, lambda: [(5,) for _ in range(3)]),
+    "rebind_params": (
+        A.rebind_params,
+        lambda: [(ints(np.int16, 5), floats(5).astype(np.float32)) for _ in range(3)],
+    ),
+    "astype_keywords": (A.astype_keywords, lambda: [(ints(np.int8, 4),) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],

@@ -195,3 +195,18 @@ def alias_of_local(n):
     for i in range(n):
         view[i] = i * i
     return buf
+
+
+def rebind_params(x, w):
+    """Parameters rebound to converted arrays, as board code normalises its inputs."""
+    x = x * 2
+    w = np.asarray(w, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    return (x * w).sum()
+
+
+def astype_keywords(x):
+    y = x.astype(dtype=np.float32) + np.zeros(x.shape, dtype=np.float32)
+    z = np.asarray(x)
+    z[0] = 1
+    return y, np.array(x, dtype=np.int32)

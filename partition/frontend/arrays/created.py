@@ -28,6 +28,8 @@ from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.syntax import ARRAY_MAKERS, text
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt
 
+CONVERTERS = ("asarray", "ascontiguousarray", "asanyarray")  # an array as it is, or in a dtype
+
 
 class Created:
     """Arrays made by numpy calls inside expressions (part of `ArrayLowering`)."""
@@ -37,6 +39,8 @@ class Created:
     def created_rank(self, node: ast.Call) -> int | None:
         """The rank of an array a numpy call creates here, None when it is not such a call."""
         name = self.lw.numpy_attr(node.func)
+        if name in CONVERTERS or (name == "array" and node.args and self.rank_of(node.args[0]) is not None):
+            return self.rank_of(node.args[0]) if node.args else None
         if name == "array":
             return self.literal_rank(node)
         if name == "arange":
@@ -59,6 +63,8 @@ class Created:
     def created_call(self, node: ast.Call) -> AV | None:
         """The array value of np.array/np.arange/np.zeros/ones/full(...), None for other calls."""
         name = self.lw.numpy_attr(node.func)
+        if name in CONVERTERS or (name == "array" and node.args and self.rank_of(node.args[0]) is not None):
+            return self.converted(name, node)
         if name == "array":
             return self.np_array(node)
         if name == "arange":
@@ -85,6 +91,22 @@ class Created:
         if None in kw or extra:
             raise Reject(node.lineno, f"{what} with argument {extra[0] if extra else '**'}=")
         return kw
+
+    def converted(self, name: str, node: ast.Call) -> AV:
+        """np.asarray(x[, dtype]) of an array: x itself when the dtype is x's (writes reach x, as
+        in numpy), else a copy in the dtype; np.array(x[, dtype]) of an array: always a copy."""
+        lw = self.lw
+        line = node.lineno
+        kw = self.kwargs(node, {"dtype", "copy", "order"}, f"np.{name}()")
+        args = list(node.args)
+        if len(args) > 2 or any(isinstance(a, ast.Starred) for a in args):
+            raise Reject(line, f"np.{name}() takes one array (and a dtype)")
+        a = self.av(args[0])
+        dt_node = kw.get("dtype") or (args[1] if len(args) > 1 else None)
+        dt = lw.parse_dtype(dt_node, line) if dt_node is not None else a.dtype
+        if name != "array" and dt == a.dtype:
+            return a
+        return self.astype(a, dt, line)
 
     def np_array(self, node: ast.Call) -> AV:
         """np.array of a (nested) list or tuple of constants: a ROM numpy filled."""

@@ -222,6 +222,20 @@ class Elementwise:
             return self.axis_reduce(kind, self.av(node.args[0]), node, node.args[1:], f"np.{np_name}()")
         if np_name is None and isinstance(f, ast.Attribute) and f.attr in METHOD_REDUCTIONS:
             return self.axis_reduce(f.attr, self.av(f.value), node, node.args, f".{f.attr}()")
+        if isinstance(f, ast.Attribute) and f.attr == "astype" and self.rank_of(f.value) is not None:
+            kw = {k.arg: k.value for k in node.keywords}
+            extra = set(kw) - {"dtype", "copy", "casting"}
+            if extra or (node.args and "dtype" in kw) or len(node.args) + ("dtype" in kw) != 1:
+                raise Reject(line, f"{lw.callee_text(f)}() takes one dtype (and copy=)")
+            cast_kw = kw.get("casting")
+            if cast_kw is not None and not (isinstance(cast_kw, ast.Constant) and cast_kw.value == "unsafe"):
+                raise Reject(line, f"{lw.callee_text(f)}() with casting= other than 'unsafe'")
+            dt_node = node.args[0] if node.args else kw["dtype"]
+            a, dt = self.av(f.value), lw.parse_dtype(dt_node, line)
+            no_copy = isinstance(kw.get("copy"), ast.Constant) and kw["copy"].value is False
+            if no_copy and dt == a.dtype:
+                return a  # numpy returns the array itself: writes through it reach it
+            return self.astype(a, dt, line)
         if node.keywords:
             raise Reject(line, f"{lw.callee_text(f)}() with keyword arguments on arrays")
         if any(isinstance(a, ast.Starred) for a in node.args):
