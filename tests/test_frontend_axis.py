@@ -1,6 +1,6 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
 negative or positive, keepdims; var/std with ddof), assignments through boolean masks (`x[x < 0] = 0`,
-`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, logical ufuncs,
+`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, np.pad (constant, edge), logical ufuncs,
 outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
 reference interpreter against Python on edge values, and through C simulation."""
@@ -128,6 +128,9 @@ CASES = {
         lambda: [(ints(np.int16, 5), floats(5).astype(np.float32)) for _ in range(3)],
     ),
     "astype_keywords": (A.astype_keywords, lambda: [(ints(np.int8, 4),) for _ in range(3)]),
+    "padded_max3": (A.padded_max3, lambda: [(floats((4, 5)),) for _ in range(3)]),
+    "edge_padded_blur": (A.edge_padded_blur, lambda: [(ints(np.int16, (3, 4, 2)),) for _ in range(3)]),
+    "zero_pad_int": (A.zero_pad_int, lambda: [(ints(np.int8, 5),) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -190,6 +193,8 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "batched",
         "standardise",
         "spread_int",
+        "padded_max3",
+        "edge_padded_blur",
     ):
         fn, make = CASES[name]
         calls = make()

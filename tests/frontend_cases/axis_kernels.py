@@ -210,3 +210,23 @@ def astype_keywords(x):
     z = np.asarray(x)
     z[0] = 1
     return y, np.array(x, dtype=np.int32)
+
+
+def padded_max3(R):
+    """Board code's 3x3 non-maximum suppression: pad with -inf, then the neighbourhood maximum."""
+    P = np.pad(R, 1, mode="constant", constant_values=-np.inf)
+    h, w = R.shape
+    out = np.zeros_like(R)
+    for dy in range(3):
+        for dx in range(3):
+            out = np.maximum(out, P[dy : dy + h, dx : dx + w])
+    return out
+
+
+def edge_padded_blur(f):
+    p = np.pad(f, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    return (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]) // 4
+
+
+def zero_pad_int(x):
+    return np.pad(x, (2, 1))

@@ -7,6 +7,9 @@
   (i - shift) mod n of the axis (of a 1-D array, or along an axis); a new array, as numpy's.
 * `np.logical_and/or/xor(a, b)` and `np.logical_not(a)`: the truth of each element (nonzero,
   NaN true) combined as booleans.
+* `np.pad(a, width[, mode="constant", constant_values=c])` and `mode="edge"` with constant
+  widths: a new array, each element the source's (its index clamped to the array for "edge",
+  the constant outside it for "constant").
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import ast
 import numpy as np
 
 from partition import ir
+from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, affine, divmod_ix
+from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, affine, divmod_ix, has_dyn
 from partition.frontend.model import TE, Reject, cast, const
+from partition.frontend.syntax import text
 from partition.frontend.types import NP
 
 SCANS = ("cumsum", "cumprod")
@@ -45,7 +50,7 @@ class Scans:
             if r is None:
                 return None
             return r if (len(args) > 1 or any(k.arg == "axis" for k in node.keywords)) else 1
-        if name == "roll" and args:
+        if name in ("roll", "pad") and args:
             return self.rank_of(args[0])
         if name in LOGICAL and args:
             ranks = [r for r in (self.rank_of(a) for a in args) if r is not None]
@@ -68,6 +73,8 @@ class Scans:
             return self.scan(name, self.av(node.args[0]), node, list(node.args[1:]), f"np.{name}()")
         if name == "roll":
             return self.roll(node)
+        if name == "pad":
+            return self.pad(node)
         if name in LOGICAL:
             return self.logical(name, node)
         return None
@@ -185,3 +192,68 @@ class Scans:
             return self.unary("invert", ops[0], node)
         op = {"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}[name]
         return self.binary(op, ops[0], ops[1], node)
+
+    def pad(self, node: ast.Call) -> AV:
+        line = node.lineno
+        if len(node.args) != 2 or any(isinstance(x, ast.Starred) for x in node.args):
+            raise Reject(line, "np.pad() takes an array and the pad widths")
+        a = self.av(node.args[0])
+        rank = len(a.shape)
+        if has_dyn(a.shape):
+            raise Reject(line, "np.pad() of a slice whose length is known only at run time")
+        kw = {k.arg: k.value for k in node.keywords}
+        if set(kw) - {"mode", "constant_values"}:
+            raise Reject(line, f"np.pad() with {sorted(set(kw) - {'mode', 'constant_values'})[0]}=")
+        mode = kw.get("mode")
+        mode_name = "constant" if mode is None else (mode.value if isinstance(mode, ast.Constant) else None)
+        if mode_name not in ("constant", "edge"):
+            raise Reject(
+                line, f"np.pad() with mode={text(mode) if mode else ''} (constant and edge are taken)"
+            )
+        try:
+            widths = np.broadcast_to(np.array(ast.literal_eval(node.args[1]), dtype=np.int64), (rank, 2))
+        except (ValueError, TypeError, SyntaxError):
+            raise Reject(line, "np.pad(): the widths must be written as constants") from None
+        if (widths < 0).any():
+            raise Reject(line, "np.pad(): negative widths (numpy raises)")
+        dt = a.dtype
+        fill: ir.Expr | None = None
+        if mode_name == "constant":
+            cv = kw.get("constant_values")
+            te = self.lw.expr(cv) if cv is not None else self.lw.expr(ast.Constant(0, lineno=line))
+            if isinstance(te.pt, tuple) or not hasattr(te.e, "dtype"):
+                raise Reject(line, "np.pad(): constant_values must be one number")
+            if dt.is_int and te.e.dtype.is_float:
+                raise Reject(line, "np.pad(): a float constant for an integer array")
+            # numpy stores it into the array (NumPy 2 raises for an int beyond the dtype)
+            fill = self.lw.fitting(te, dt, line) if dt.is_int else cast(te.e, dt)
+        elif "constant_values" in kw:
+            raise Reject(line, "np.pad(): constant_values= with mode='edge'")
+        shape = tuple(int(n + b + e) for n, (b, e) in zip(a.shape, widths))
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            src, inside = [], []
+            for d, ix in enumerate(idx):
+                before, n = int(widths[d][0]), a.shape[d]
+                if before == 0 and shape[d] == n:
+                    src.append(ix)
+                    continue
+                idt = narrowest_signed(-before, shape[d]) or INT64
+                shifted = ir.Bin("sub", cast(ix.e, idt), const(before, idt), idt)
+                clamped = ir.Bin("min", ir.Bin("max", shifted, const(0, idt), idt), const(n - 1, idt), idt)
+                src.append(Ix(clamped, 0, n - 1))
+                if fill is not None:
+                    inside.append(
+                        ir.Logic(
+                            "land", ir.Cmp("ge", shifted, const(0, idt)), ir.Cmp("lt", shifted, const(n, idt))
+                        )
+                    )
+            value = cast(a.at(tuple(src)).e, dt)
+            if fill is None or not inside:
+                return TE(NP(dt), value)
+            cond = inside[0]
+            for c in inside[1:]:
+                cond = ir.Logic("land", cond, c)
+            return TE(NP(dt), ir.Select(cond, value, fill, dt))
+
+        return AV(shape, dt, at)
