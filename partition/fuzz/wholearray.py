@@ -274,12 +274,13 @@ class ArrayGen(ExprGen):
         axis = d.int(0, len(shape) - 1)
         if d.chance(0.3):
             axis -= len(shape)
-        if d.chance(0.25):  # a flip instead: np.flip along an axis or all, flipud, fliplr
+        if d.chance(0.25):  # instead: a flip, scan, roll, logical ufunc or pad
             form = d.choice(
                 (
                     f"np.flip({{}}, axis={axis})", "np.flip({})", "np.flipud({})", "np.fliplr({})",
                     f"np.cumsum({{}}, axis={axis})", f"np.roll({{}}, {d.int(-3, 3)}, axis={axis})",
-                    "np.logical_and({} > 0, {} < 9)",
+                    "np.logical_and({} > 0, {} < 9)", "np.pad({}, 1)",
+                    f"np.pad({{}}, ({d.int(0, 2)}, {d.int(0, 2)}), mode='edge')",
                 )
             )  # fmt: skip
             val = quiet(lambda: eval(form.format("x", "x"), {"np": np, "x": e.s}))
