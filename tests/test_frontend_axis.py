@@ -131,6 +131,7 @@ CASES = {
     "padded_max3": (A.padded_max3, lambda: [(floats((4, 5)),) for _ in range(3)]),
     "edge_padded_blur": (A.edge_padded_blur, lambda: [(ints(np.int16, (3, 4, 2)),) for _ in range(3)]),
     "zero_pad_int": (A.zero_pad_int, lambda: [(ints(np.int8, 5),) for _ in range(3)]),
+    "alias_returned": (A.alias_returned, lambda: [(ints(np.uint8, (3, 4)), 100) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],

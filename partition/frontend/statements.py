@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from partition import ir
+from partition.frontend.arrays.values import View, full_view
 from partition.frontend.model import TE, ArrayInfo, Reject, cast
 from partition.frontend.returns import VALUE as RET_VALUE
 from partition.frontend.syntax import BINOPS, OP_TEXT
@@ -265,6 +266,8 @@ class Statements:
         scalar: TE | None = None
         for k, item in enumerate(items):
             arr = self.array_of(item) if isinstance(item, ast.Name) else None
+            if isinstance(arr, View) and arr.same(full_view(arr.base)):
+                arr = arr.base  # an alias of a whole array (out = inp): the array itself
             if isinstance(arr, ArrayInfo):
                 if arr.kind == "rom":
                     raise Reject(line, f"returns global array {arr.pyname}")
