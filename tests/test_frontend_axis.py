@@ -132,6 +132,10 @@ CASES = {
     "edge_padded_blur": (A.edge_padded_blur, lambda: [(ints(np.int16, (3, 4, 2)),) for _ in range(3)]),
     "zero_pad_int": (A.zero_pad_int, lambda: [(ints(np.int8, 5),) for _ in range(3)]),
     "alias_returned": (A.alias_returned, lambda: [(ints(np.uint8, (3, 4)), 100) for _ in range(3)]),
+    "sample_grid": (
+        A.sample_grid,
+        lambda: [(-2.0, 1.0, -1.2, 1.2), (0.1, 0.7, 3.0, -3.0), (1.0, 1.0, 0.0, 0.0)],
+    ),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -196,6 +200,7 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "spread_int",
         "padded_max3",
         "edge_padded_blur",
+        "sample_grid",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -237,3 +237,10 @@ def alias_returned(imgIn, t):
     imgOut = imgIn
     imgOut[imgOut > t] = t
     return imgOut
+
+
+def sample_grid(x0, x1, y0, y1):
+    """Board code's sampling grid (a Mandelbrot baseline's coordinates)."""
+    xs = np.linspace(x0, x1, 7)
+    ys = np.linspace(y0, y1, 5)
+    return xs[None, :] * 2.0 + ys[:, None], np.linspace(0, 1, 4, dtype=np.float32), np.linspace(x0, x0, 3)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import dtype
+from partition.dtypes import FLOAT64, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Ix
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
@@ -43,7 +43,7 @@ class Created:
             return self.rank_of(node.args[0]) if node.args else None
         if name == "array":
             return self.literal_rank(node)
-        if name == "arange":
+        if name in ("arange", "linspace"):
             return 1
         if name in ARRAY_MAKERS:
             if name.endswith("_like"):
@@ -69,6 +69,8 @@ class Created:
             return self.np_array(node)
         if name == "arange":
             return self.arange(node)
+        if name == "linspace":
+            return self.linspace(node)
         if name in ARRAY_MAKERS:
             return self.filled(name, node)
         return None
@@ -181,6 +183,57 @@ class Created:
             lw.roms[key] = info
         lw.all_arrays[info.name] = info
         return info
+
+    def linspace(self, node: ast.Call) -> AV:
+        """np.linspace(start, stop, num) with a constant num (start and stop may be known only at
+        run time): numpy's formula, i * step + start with step = (stop - start) / (num - 1), the
+        last element stop itself (and i / div * delta + start when the step is zero)."""
+        lw = self.lw
+        line = node.lineno
+        kw = self.kwargs(node, {"num", "endpoint", "dtype"}, "np.linspace()")
+        args = list(node.args)
+        if not 2 <= len(args) + ("num" in kw) <= 3 or len(args) < 2:
+            raise Reject(line, "np.linspace() takes start, stop and num")
+        num_node = kw.get("num") or (args[2] if len(args) > 2 else None)
+        num = 50 if num_node is None else self.slice_bound(num_node)
+        if type(num) is not int or num < 1:
+            raise Reject(line, "np.linspace(): num must be a constant of at least 1 (the array's length)")
+        endpoint = kw.get("endpoint")
+        if endpoint is not None and not (isinstance(endpoint, ast.Constant) and endpoint.value is True):
+            raise Reject(line, "np.linspace() with endpoint= other than True")
+        dt = lw.parse_dtype(kw["dtype"], line) if "dtype" in kw else FLOAT64
+        if not dt.is_float:
+            raise Reject(line, f"np.linspace() giving {dt.name} (float results are taken)")
+        start, stop = (cast(lw.expr(a).e, FLOAT64) for a in args[:2])
+        div = max(num - 1, 1)
+        delta = self.scalar_temp("delta", FLOAT64)
+        step = self.scalar_temp("step", FLOAT64)
+        first = self.scalar_temp("start", FLOAT64)
+        last = self.scalar_temp("stop", FLOAT64)
+        lw.pending.extend(
+            [
+                ir.Assign(first.name, start, line),
+                ir.Assign(last.name, stop, line),
+                ir.Assign(delta.name, ir.Bin("sub", last, first, FLOAT64), line),
+                ir.Assign(step.name, ir.Bin("div", delta, const(float(div), FLOAT64), FLOAT64), line),
+            ]
+        )
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            i = cast(idx[0].e, FLOAT64)
+            stepped = ir.Bin("add", ir.Bin("mul", i, step, FLOAT64), first, FLOAT64)
+            scaled = ir.Bin(
+                "add",
+                ir.Bin("mul", ir.Bin("div", i, const(float(div), FLOAT64), FLOAT64), delta, FLOAT64),
+                first,
+                FLOAT64,
+            )
+            e: ir.Expr = ir.Select(ir.Cmp("eq", step, const(0.0, FLOAT64)), scaled, stepped, FLOAT64)
+            if num > 1:
+                e = ir.Select(ir.Cmp("eq", idx[0].e, const(num - 1, idx[0].e.dtype)), last, e, FLOAT64)
+            return TE(NP(dt), cast(e, dt))
+
+        return AV((num,), dt, at)
 
     def arange(self, node: ast.Call) -> AV:
         """np.arange with integer bounds known when compiling: start + i * step."""
