@@ -136,6 +136,10 @@ CASES = {
         A.sample_grid,
         lambda: [(-2.0, 1.0, -1.2, 1.2), (0.1, 0.7, 3.0, -3.0), (1.0, 1.0, 0.0, 0.0)],
     ),
+    "transposes": (
+        A.transposes,
+        lambda: [(ints(np.int16, (3, 4, 2)), ints(np.int16, (3, 4))) for _ in range(3)],
+    ),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -201,6 +205,7 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "padded_max3",
         "edge_padded_blur",
         "sample_grid",
+        "transposes",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -244,3 +244,9 @@ def sample_grid(x0, x1, y0, y1):
     xs = np.linspace(x0, x1, 7)
     ys = np.linspace(y0, y1, 5)
     return xs[None, :] * 2.0 + ys[:, None], np.linspace(0, 1, 4, dtype=np.float32), np.linspace(x0, x0, 3)
+
+
+def transposes(img, m):
+    """np.transpose with axes (an image's rows and columns swapped), .transpose(), .T of 3-D."""
+    t = np.transpose(img, (1, 0, 2))
+    return t[:, :, 0] + m.transpose(), img.T[0] * 2 + img.transpose(2, 1, 0)[1]

@@ -125,7 +125,7 @@ class ArrayExpressions:
                 return _reduced_rank(r, node, args)
             if r is not None and f.attr in FLATTENERS:
                 return 1
-            return r if r is not None and f.attr in ("astype", "copy", "clip") else None
+            return r if r is not None and f.attr in ("astype", "copy", "clip", "transpose") else None
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])
         return None
@@ -173,7 +173,7 @@ class ArrayExpressions:
                 a = self.av(node.value)
                 if len(a.shape) < 2:
                     return a
-                return self.reindex(a, a.shape[::-1], (Comp(1), Comp(0)))
+                return self.transposed(a, tuple(reversed(range(len(a.shape)))), line)
             raise Reject(line, f"attribute .{node.attr} of an array in an array expression")
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.MatMult):

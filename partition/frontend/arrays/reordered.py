@@ -273,6 +273,43 @@ class Reordered:
         comps = tuple(Comp(d, a.shape[d] - 1, -1) if d in axes else Comp(d) for d in range(rank))
         return self.reindex(a, a.shape, comps)
 
+    def transpose_call(self, name: str | None, node: ast.Call) -> AV:
+        """np.transpose(a[, axes]) / a.transpose([axes] or *axes): a view with the axes
+        permuted (reversed without axes), as numpy's."""
+        line = node.lineno
+        if node.keywords and any(k.arg != "axes" for k in node.keywords):
+            raise Reject(line, "transpose() with keywords other than axes=")
+        if name == "transpose":
+            if not node.args:
+                raise Reject(line, "np.transpose() without an array")
+            a, rest = self.av(node.args[0]), list(node.args[1:])
+        else:
+            a, rest = self.av(node.func.value), list(node.args)  # type: ignore[attr-defined]
+        rest += [k.value for k in node.keywords]
+        rank = len(a.shape)
+        if not rest or (len(rest) == 1 and isinstance(rest[0], ast.Constant) and rest[0].value is None):
+            axes = tuple(reversed(range(rank)))
+        else:
+            try:
+                value = (
+                    ast.literal_eval(rest[0]) if len(rest) == 1 else tuple(ast.literal_eval(x) for x in rest)
+                )
+            except (ValueError, SyntaxError):
+                raise Reject(line, "transpose(): the axes must be written as constants") from None
+            axes = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+            if sorted(x % rank if isinstance(x, int) and -rank <= x < rank else -1 for x in axes) != list(
+                range(rank)
+            ):
+                raise Reject(line, f"transpose(): {axes} is not a permutation of the {rank} axes")
+            axes = tuple(x % rank for x in axes)
+        return self.transposed(a, axes, line)
+
+    def transposed(self, a: AV, axes: tuple[int, ...], line: int) -> AV:
+        """`a` with result axis j being source axis axes[j] (a view where `a` is one)."""
+        shape = tuple(a.shape[d] for d in axes)
+        comps = tuple(Comp(axes.index(d)) for d in range(len(axes)))
+        return self.reindex(a, shape, comps)
+
     def flipped_run_time(self, a: AV, axes: set[int]) -> AV:
         """A flip along axes of run-time length (`np.flip(r[:k])`): element i of such an axis is
         element (length - 1 - i); read-only (a statement that also writes `a` reads it first
@@ -329,8 +366,10 @@ class Reordered:
         product (the sum of its arguments'), None for other calls."""
         f = node.func
         name = self.lw.numpy_attr(f)
-        if name in ("flip", "flipud", "fliplr") and node.args:
+        if name in ("flip", "flipud", "fliplr", "transpose") and node.args:
             return self.rank_of(node.args[0])
+        if name is None and isinstance(f, ast.Attribute) and f.attr == "transpose":
+            return self.rank_of(f.value)
         if (name == "outer" or ufunc_outer(f) is not None) and len(node.args) == 2:
             ra, rb = (self.rank_of(a) for a in node.args)
             return (ra or 0) + (rb or 0) or None
@@ -349,6 +388,13 @@ class Reordered:
         name = lw.numpy_attr(f)
         if name in ("flip", "flipud", "fliplr"):
             return self.flipped(name, node)
+        if name == "transpose" or (
+            name is None
+            and isinstance(f, ast.Attribute)
+            and f.attr == "transpose"
+            and self.rank_of(f.value) is not None
+        ):
+            return self.transpose_call(name, node)
         ufunc = "multiply" if name == "outer" else ufunc_outer(f)
         if ufunc is not None:
             return self.outer(ufunc, node)
