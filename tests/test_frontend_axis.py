@@ -1,6 +1,6 @@
 """Reductions along an axis (np.sum/mean/max/min/argmax/argmin and their methods, axis
 negative or positive, keepdims; var/std with ddof), assignments through boolean masks (`x[x < 0] = 0`,
-`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, np.pad (constant, edge), logical ufuncs,
+`x[m] += v`, `x[m] = y[m]`), new axes and `...` in subscripts, scans (np.cumsum, np.cumprod), np.roll, np.pad (constant, edge), np.stack/concatenate/hstack/vstack, logical ufuncs,
 outer products (np.outer, np.<ufunc>.outer) and flips
 (np.flip, flipud, fliplr; views as in numpy): NumPy's result dtypes, checked by the
 reference interpreter against Python on edge values, and through C simulation."""
@@ -140,6 +140,11 @@ CASES = {
         A.transposes,
         lambda: [(ints(np.int16, (3, 4, 2)), ints(np.int16, (3, 4))) for _ in range(3)],
     ),
+    "hsv_stack": (
+        A.hsv_stack,
+        lambda: [(ints(np.uint8, (2, 3)), ints(np.uint8, (2, 3)), ints(np.uint8, (2, 3))) for _ in range(3)],
+    ),
+    "mixed_join": (A.mixed_join, lambda: [(ints(np.int8, 3), ints(np.int16, 4)) for _ in range(3)]),
     "mask_of_other": (
         A.mask_of_other,
         lambda: [(ints(np.int32, (2, 5)), ints(np.int32, (2, 5))) for _ in range(3)],
@@ -206,6 +211,8 @@ def test_axis_reductions_pass_c_simulation(tmp_path):
         "edge_padded_blur",
         "sample_grid",
         "transposes",
+        "hsv_stack",
+        "mixed_join",
     ):
         fn, make = CASES[name]
         calls = make()

@@ -280,6 +280,8 @@ class ArrayGen(ExprGen):
                     f"np.flip({{}}, axis={axis})", "np.flip({})", "np.flipud({})", "np.fliplr({})",
                     f"np.cumsum({{}}, axis={axis})", f"np.roll({{}}, {d.int(-3, 3)}, axis={axis})",
                     "np.logical_and({} > 0, {} < 9)", "np.pad({}, 1)",
+                    f"np.concatenate(({{}}, {{}}), axis={axis})", f"np.stack([{{}}, {{}}], axis={axis})",
+                    "np.transpose({})",
                     f"np.pad({{}}, ({d.int(0, 2)}, {d.int(0, 2)}), mode='edge')",
                 )
             )  # fmt: skip

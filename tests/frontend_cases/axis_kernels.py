@@ -250,3 +250,13 @@ def transposes(img, m):
     """np.transpose with axes (an image's rows and columns swapped), .transpose(), .T of 3-D."""
     t = np.transpose(img, (1, 0, 2))
     return t[:, :, 0] + m.transpose(), img.T[0] * 2 + img.transpose(2, 1, 0)[1]
+
+
+def hsv_stack(h, s, v):
+    """np.stack of channels into an image (axis -1), and joined rows and columns."""
+    img = np.stack([h, s, v], axis=-1)
+    return img, np.concatenate((h, v), axis=1) + np.hstack([s, s]), np.vstack([h[0], v[1]])
+
+
+def mixed_join(a, b):
+    return np.concatenate([a, b])

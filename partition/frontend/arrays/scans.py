@@ -7,6 +7,9 @@
   (i - shift) mod n of the axis (of a 1-D array, or along an axis); a new array, as numpy's.
 * `np.logical_and/or/xor(a, b)` and `np.logical_not(a)`: the truth of each element (nonzero,
   NaN true) combined as booleans.
+* `np.stack(arrays[, axis])`, `np.concatenate(arrays[, axis])`, `np.hstack`, `np.vstack` of a
+  list or tuple of arrays written out: each element picked from its array by the index along
+  the axis (the other arrays' reads clamped inside them).
 * `np.pad(a, width[, mode="constant", constant_values=c])` and `mode="edge"` with constant
   widths: a new array, each element the source's (its index clamped to the array for "edge",
   the constant outside it for "constant").
@@ -15,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 import numpy as np
 
@@ -27,6 +31,7 @@ from partition.frontend.syntax import text
 from partition.frontend.types import NP
 
 SCANS = ("cumsum", "cumprod")
+JOINS = ("stack", "concatenate", "hstack", "vstack")
 LOGICAL = ("logical_and", "logical_or", "logical_xor", "logical_not")
 
 
@@ -52,6 +57,16 @@ class Scans:
             return r if (len(args) > 1 or any(k.arg == "axis" for k in node.keywords)) else 1
         if name in ("roll", "pad") and args:
             return self.rank_of(args[0])
+        if name in JOINS and args and isinstance(args[0], (ast.List, ast.Tuple)) and args[0].elts:
+            ranks = [self.rank_of(x) for x in args[0].elts]
+            if any(r is None for r in ranks):
+                return None
+            r = max(ranks)  # type: ignore[type-var]
+            if name == "stack":
+                return r + 1
+            if name == "vstack":
+                return max(r, 2)
+            return r
         if name in LOGICAL and args:
             ranks = [r for r in (self.rank_of(a) for a in args) if r is not None]
             return max(ranks) if ranks else None
@@ -75,6 +90,8 @@ class Scans:
             return self.roll(node)
         if name == "pad":
             return self.pad(node)
+        if name in JOINS:
+            return self.joined(name, node)
         if name in LOGICAL:
             return self.logical(name, node)
         return None
@@ -257,3 +274,74 @@ class Scans:
             return TE(NP(dt), ir.Select(cond, value, fill, dt))
 
         return AV(shape, dt, at)
+
+    def joined(self, name: str, node: ast.Call) -> AV:
+        line = node.lineno
+        if len(node.args) not in (1, 2) or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+            raise Reject(line, f"np.{name}() of a list or tuple of arrays written out")
+        kw = {k.arg: k.value for k in node.keywords}
+        if set(kw) - {"axis"} or (len(node.args) == 2 and "axis" in kw):
+            raise Reject(line, f"np.{name}() with keywords other than axis=")
+        parts = [self.av(x) for x in node.args[0].elts]
+        if any(has_dyn(p.shape) for p in parts):
+            raise Reject(line, f"np.{name}() of a slice whose length is known only at run time")
+        if name == "vstack":  # 1-D arrays become rows
+            parts = [p if len(p.shape) >= 2 else AV((1, *p.shape), p.dtype, _row_of(p)) for p in parts]
+        rank = len(parts[0].shape) + (1 if name == "stack" else 0)
+        axis_node = kw.get("axis") or (node.args[1] if len(node.args) == 2 else None)
+        if name in ("hstack", "vstack"):
+            axis = 0 if name == "vstack" or rank == 1 else 1
+        else:
+            k = 0 if axis_node is None else self.slice_bound(axis_node)
+            if type(k) is not int or not -rank <= k < rank:
+                raise Reject(line, f"np.{name}(): the axis must be one constant int in -{rank}..{rank - 1}")
+            axis = k % rank
+        rdt = (
+            self.probe(lambda *xs: getattr(np, name)(list(xs)), parts, f"np.{name}()", line)
+            if name != "stack"
+            else None
+        )
+        if name == "stack":
+            if any(p.shape != parts[0].shape for p in parts):
+                raise Reject(line, "np.stack() of arrays of different shapes (numpy raises)")
+            rdt = self.probe(lambda *xs: np.stack(list(xs)), parts, "np.stack()", line)
+            shape = (*parts[0].shape[:axis], len(parts), *parts[0].shape[axis:])
+            sizes = [1] * len(parts)
+        else:
+            base = parts[0].shape
+            if any(
+                len(p.shape) != len(base)
+                or p.shape[:axis] + p.shape[axis + 1 :] != base[:axis] + base[axis + 1 :]
+                for p in parts
+            ):
+                raise Reject(line, f"np.{name}() of arrays whose other dimensions differ (numpy raises)")
+            sizes = [p.shape[axis] for p in parts]
+            shape = (*base[:axis], sum(sizes), *base[axis + 1 :])
+        assert rdt is not None
+        starts = [sum(sizes[:j]) for j in range(len(parts))]
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            ix = idx[axis]
+            idt = narrowest_signed(-shape[axis], shape[axis]) or INT64
+            value: ir.Expr | None = None
+            for j in reversed(range(len(parts))):
+                p, lo, n = parts[j], starts[j], sizes[j]
+                if name == "stack":
+                    src = (*idx[:axis], *idx[axis + 1 :])
+                else:
+                    local = ir.Bin("sub", cast(ix.e, idt), const(lo, idt), idt)
+                    clamped = ir.Bin("min", ir.Bin("max", local, const(0, idt), idt), const(n - 1, idt), idt)
+                    src = (*idx[:axis], Ix(clamped, 0, n - 1), *idx[axis + 1 :])
+                e = cast(p.at(src).e, rdt)
+                if value is None:
+                    value = e
+                else:
+                    value = ir.Select(ir.Cmp("lt", cast(ix.e, idt), const(lo + n, idt)), e, value, rdt)
+            assert value is not None
+            return TE(NP(rdt), value)
+
+        return AV(shape, rdt, at)
+
+
+def _row_of(p: AV) -> Callable[[tuple[Ix, ...]], TE]:
+    return lambda idx: p.at(idx[1:])
