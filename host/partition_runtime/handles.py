@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .device import DeviceBuffer
 from .errors import CallError
 
-if TYPE_CHECKING:
-    from .kernel import AcceleratedKernel
+# the kernel a handle belongs to is an AcceleratedKernel (kernel.py); typed loosely here so
+# that this module does not import the one that imports it
+KernelRef = Any
 
 
 class CallHandle:
     """A call in flight. `wait()` returns the function's result (or raises its error)."""
 
-    def __init__(self, kernel: AcceleratedKernel):
+    def __init__(self, kernel: KernelRef):
         self._kernel = kernel
         self._finished = False
         self._result: Any = None
@@ -68,7 +69,7 @@ class StreamedResult:
     `materialise` computes the result on the CPU instead.
     """
 
-    def __init__(self, kernel: AcceleratedKernel, args: tuple, bufs: list, ref: tuple | None):
+    def __init__(self, kernel: KernelRef, args: tuple, bufs: list, ref: tuple | None):
         self.kernel = kernel
         self.args = args
         self.bufs = bufs
