@@ -154,3 +154,36 @@ def check_close(fn, calls, app_dir: Path | None = None):
             elif isinstance(b, np.ndarray):
                 assert np.array_equal(a, b), fn.__name__
     return k
+
+
+def csim_pass(tmp_path: Path, cases: dict) -> None:
+    """Each (function, calls) of `cases` translated, its Vitis HLS C++ compiled (UBSan on,
+    warnings as errors) and run against Python's results: every vector must pass."""
+    import shutil
+    from concurrent.futures import ThreadPoolExecutor
+
+    from test_frontend_numpy import _build_and_run
+
+    from partition.codegen import generate_hls
+    from partition.frontend import Rejected, translate
+    from partition.resources import resource_dir
+    from partition.vectors import kernel_vectors
+
+    app_dir = Path(__file__).parent
+    (tmp_path / "include").mkdir()
+    for header in ("partition_ops.h", "partition_math.h"):
+        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
+    for name, (fn, calls) in cases.items():
+        fp = profile_calls(fn, calls, app_dir)
+        k = translate(fp, app_dir)
+        assert not isinstance(k, Rejected), k.reason
+        k.name = name
+        files = generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
+        for rel, data in files.items():
+            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / rel).write_bytes(data)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(zip(cases, pool.map(lambda t: _build_and_run(tmp_path / t, t), cases)))
+    for name, (build, run) in results.items():
+        assert build.returncode == 0 and not build.stderr.strip(), (name, build.stderr[-3000:])
+        assert run is not None and run.returncode == 0, (name, run.stdout[-3000:])

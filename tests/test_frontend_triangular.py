@@ -6,20 +6,15 @@ refused with the reason."""
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 from frontend_cases import triangular_kernels as T
-from frontend_util import check_close, profile_calls
-from test_frontend_numpy import _build_and_run
+from frontend_util import check_close, csim_pass, profile_calls
 
 from partition import ir
-from partition.codegen import generate_hls
 from partition.frontend import Rejected, translate
-from partition.resources import resource_dir
-from partition.vectors import kernel_vectors
 
 APP_DIR = Path(__file__).parent
 RNG = np.random.default_rng(7)
@@ -92,24 +87,5 @@ def test_lengths_that_cannot_be_shown_equal_are_refused():
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_run_time_slices_pass_c_simulation(tmp_path):
-    (tmp_path / "include").mkdir()
-    for header in ("partition_ops.h", "partition_math.h"):
-        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
-    tasks = []
-    for name in sorted(CASES):
-        fn, make = CASES[name]
-        calls = make()
-        fp = profile_calls(fn, calls, APP_DIR)
-        k = translate(fp, APP_DIR)
-        assert not isinstance(k, Rejected), k.reason
-        k.name = name
-        files = generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
-        for rel, data in files.items():
-            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
-            (tmp_path / name / rel).write_bytes(data)
-        tasks.append(name)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(zip(tasks, pool.map(lambda t: _build_and_run(tmp_path / t, t), tasks)))
-    for name, (build, run) in results.items():
-        assert build.returncode == 0 and not build.stderr.strip(), (name, build.stderr[-3000:])
-        assert run is not None and run.returncode == 0, (name, run.stdout[-3000:])
+    names = sorted(CASES)
+    csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})

@@ -162,15 +162,10 @@ def run_golden(case: Case, app_dir: Path) -> Golden:
         for name, calls in helpers.items():
             setattr(module, name, _recording(originals[name], calls))
         for args in case.calls:
-            args = with_defaults(fn, args)
-            before = copy.deepcopy(list(args))
-            work = copy.deepcopy(list(args))
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                try:
-                    result = fn(*work)
-                except Exception as e:
-                    return Golden(error=f"{type(e).__name__}: {e}")
+            try:
+                before, work, result = _call(fn, args)
+            except Exception as e:
+                return Golden(error=f"{type(e).__name__}: {e}")
             kernel.add(before, work, result, True)
     finally:
         for name, f in originals.items():
@@ -209,16 +204,23 @@ def _unseen_samples(fn: Any, case: Case) -> list[Sample]:
     return out
 
 
-def _unseen_sample(fn: Any, args: tuple[Any, ...]) -> Sample | None:
+def _call(fn: Any, args: tuple[Any, ...]) -> tuple[list[Any], list[Any], Any]:
+    """fn on private copies of `args` (defaults filled in), numpy warnings off: (the arguments
+    before, the same after the call, the result); raises what fn raises."""
     args = with_defaults(fn, args)
     before = copy.deepcopy(list(args))
     work = copy.deepcopy(list(args))
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        try:
-            result = fn(*work)
-        except Exception:
-            return None
+        result = fn(*work)
+    return before, work, result
+
+
+def _unseen_sample(fn: Any, args: tuple[Any, ...]) -> Sample | None:
+    try:
+        before, work, result = _call(fn, args)
+    except Exception:
+        return None
     if _too_wide([result]) or _too_wide([a for a in work if isinstance(a, list)]):
         return None
     outputs = {str(i): encode_value(a) for i, (b, a) in enumerate(zip(before, work)) if not same_value(b, a)}
