@@ -98,7 +98,9 @@ def _row(origin: str, r: run.CaseResult, calls: int, scope: str) -> dict:
     }
 
 
-def evaluate(work: Path) -> tuple[list[dict], float]:
+def evaluate(work: Path, only: str = "") -> tuple[list[dict], float]:
+    """Every corpus case and example function (or, with `only`, the corpus cases whose source
+    file or function name contains that text, and no example)."""
     t0 = time.monotonic()
     board = load_board("pynq-z2")
     app_dir, csim_dir, rtl_dir = work / "app", work / "csim", work / "rtl"
@@ -117,6 +119,8 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
         return out
 
     for origin, case, scope in corpus_cases():
+        if only and only not in origin and only not in case.name:
+            continue
         if "." in case.name:  # Class.method of the board users' code
             res = run.CaseResult(case.seed, case.name, False, [], "rejected", METHOD_REASON)
             prepared.append((origin, run.Prepared(res), len(case.calls), scope))
@@ -125,7 +129,7 @@ def evaluate(work: Path) -> tuple[list[dict], float]:
             case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES, unique(case.name)
         )
         prepared.append((origin, p, len(case.calls), scope))
-    for ex in EXAMPLES:
+    for ex in [] if only else EXAMPLES:
         app = ROOT / "examples" / f"{ex}.py"
         profile = run_profile(app, [], samples=3, baseline=False)
         for name, fp in sorted(profile.functions.items()):
@@ -215,9 +219,19 @@ def _scope_row(label: str, rows: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument(
+        "--only",
+        default="",
+        metavar="TEXT",
+        help="only the corpus functions whose file or name contains TEXT; prints the table, writes nothing",
+    )
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="partition-acceptance-") as tmp:
-        rows, seconds = evaluate(Path(tmp))
+        rows, seconds = evaluate(Path(tmp), args.only)
+    if args.only:
+        for r in rows:
+            print(f"{r['origin']} {r['function']}: {r['status']} {verdict(r)} {r['reason']}")
+        return 1 if any(verdict(r) == "MISMATCH" for r in rows) else 0
     s = summary(rows)
     for r in rows:
         r["verdict"] = verdict(r)
