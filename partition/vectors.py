@@ -30,6 +30,7 @@ from partition import ir
 from partition.dtypes import DType
 from partition.errors import PartitionError
 from partition.names import printable
+from partition.profile.methods import plain_sample
 from partition.profile.model import FunctionProfile, Sample, decode_value
 from partition.regmap import STATUS
 
@@ -165,6 +166,11 @@ def _result_item(kernel: ir.Kernel, result: Any, k: int) -> Any:
 
 def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | None:
     """One vector set, or None when the sample does not fit the compiled kernel."""
+    if kernel.method:  # a call of a method, as one of the plain function lowered in its place
+        plain = plain_sample(sample, kernel.method)
+        if plain is None:
+            return None
+        sample = plain
     args = [decode_value(a) for a in sample.args]
     if len(args) != len(kernel.py_params):
         return None
@@ -201,6 +207,12 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
                 v = _result_item(kernel, result, pos)
             except ValueError:
                 return None
+            if p.pytype.startswith("scalar_"):  # a further returned scalar, boxed in one element
+                a = boxed(v, p.dtype)
+                if a is None:
+                    return None
+                outputs[p.name] = a
+                continue
             a = np.asarray(v)
             if p.pytype in ("list", "list_np") and a.shape == p.shape and a.dtype.kind in "biuf":
                 # a returned list holds Python numbers (numpy makes int64/float64 of them):
@@ -222,6 +234,23 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
         if ret is None:
             return None
     return VectorSet(inputs=inputs, outputs=outputs, ret=ret, label=label)
+
+
+def boxed(value: Any, dt: DType) -> np.ndarray | None:
+    """A returned scalar as the one-element array the kernel writes (`ir.Param` "scalar_*"
+    pytypes), or None when the value is not one of that dtype (a Python int beyond it)."""
+    if isinstance(value, np.generic) and value.dtype != dt.np:
+        return None
+    if not isinstance(value, (int, float, bool, np.generic)):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            a = np.array([value], dtype=dt.np)
+    except OverflowError:
+        return None
+    if type(value) is int and int(a[0]) != value:
+        return None
+    return a
 
 
 def kernel_vectors(kernel: ir.Kernel, fp: FunctionProfile) -> list[VectorSet]:

@@ -45,6 +45,11 @@ def run_ir(kernel: ir.Kernel, args):
             return arr.tolist()
         if p.pytype == "list_np":
             return list(arr)
+        if p.pytype.startswith("scalar_"):  # a boxed scalar return, as the host unboxes it
+            v = arr.reshape(-1)[0]
+            return {"scalar_int": int, "scalar_float": float, "scalar_bool": bool}.get(p.pytype, lambda x: x)(
+                v
+            )
         return arr
 
     results = []

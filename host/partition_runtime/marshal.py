@@ -219,6 +219,9 @@ def as_python(values: np.ndarray, pytype: str) -> Any:
         return values.tolist()
     if pytype == "list_np":
         return [as_python(row, pytype) for row in values] if values.ndim > 1 else list(values)
+    if pytype.startswith("scalar_"):  # a boxed scalar return (spec.BOXED_PYTYPES)
+        v = values.reshape(-1)[0]
+        return {"scalar_int": int, "scalar_float": float, "scalar_bool": bool}.get(pytype, lambda x: x)(v)
     return values
 
 

@@ -40,6 +40,10 @@
     returns           [["param", name] | ["scalar", dtype], ...]: the Python return value, in order
     return_tuple      whether the function returns a tuple
     ret               null, or {"dtype", "pytype"} of the scalar return (ap_return)
+    method            (optional) the kernel is a method's (methodcall.py): {"class", "params" (the
+                      method's, self first), "attrs" (the attributes py_params starts with),
+                      "assigned" (attributes set from the result items after the method's own
+                      "returns" items), "returns", "return_tuple"}
                       and "stream": true for an AXI-Stream port (no register, see chains)
     regmap            the register map (partition.regmap.RegisterMap.to_json())
     predicted         the plan's figures per call (seconds): cpu_s, host_s, fpga_s, compute_s,
@@ -59,11 +63,15 @@ from typing import Any
 import numpy as np
 
 from .errors import SpecError
+from .methodcall import MethodCall
 
 FORMAT = "partition-host/1"
 
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
-ARRAY_PYTYPES = ("ndarray", "list", "list_np", "list_tuple")
+# "scalar_*": a returned scalar beyond the first, which the kernel writes to a one-element
+# output array (it has one return register); the host gives it back as that Python scalar
+BOXED_PYTYPES = ("scalar_int", "scalar_float", "scalar_bool", "scalar_npscalar")
+ARRAY_PYTYPES = ("ndarray", "list", "list_np", "list_tuple", *BOXED_PYTYPES)
 RECORD_KINDS = ("tuple", "namedtuple", "dataclass")
 DTYPE_NAMES = (
     "bool",
@@ -208,6 +216,8 @@ class KernelSpec:
             self.predicted = {str(k): v for k, v in d.get("predicted", {}).items()}
             self.stream_to: tuple[str, str] | None = None  # (consumer task, its parameter)
             self.stream_from: dict[str, str] = {}  # streamed parameter -> producer task
+            # a method's kernel: the plain function over its object's attributes (methodcall.py)
+            self.method = MethodCall(d["method"]) if d.get("method") else None
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise SpecError(f"{where}: malformed kernel entry ({type(e).__name__}: {e})") from None
         self._check(where)
@@ -232,6 +242,10 @@ class KernelSpec:
                 st = self.structs.get(self.py_params[p.position]) if p.origin == "arg" else None
                 if p.kind != "scalar" or st is None or p.field not in st.fields:
                     raise SpecError(f"{here}: parameter {p.name} is field {p.field!r} of no record argument")
+            if p.pytype in BOXED_PYTYPES and (p.origin != "return" or p.shape != (1,)):
+                raise SpecError(
+                    f"{here}: parameter {p.name} boxes a scalar but is not a returned 1-element array"
+                )
             if p.pytype == "list_tuple" and p.direction != "in":
                 raise SpecError(f"{here}: parameter {p.name} is a list of tuples the kernel writes")
             if p.stream:

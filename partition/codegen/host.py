@@ -38,6 +38,17 @@ CLOCK_TOLERANCE = 0.01
 # The PS clock output the block design feeds the kernels from (FCLK0 / pl_clk0).
 PL_CLOCK_INDEX = 0
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
+# arrays the host passes; "scalar_*" box a returned scalar beyond the first (host spec.BOXED_PYTYPES)
+ARRAY_PYTYPES = (
+    "ndarray",
+    "list",
+    "list_np",
+    "list_tuple",
+    "scalar_int",
+    "scalar_float",
+    "scalar_bool",
+    "scalar_npscalar",
+)
 
 
 def function_name(task: str) -> str:
@@ -115,7 +126,7 @@ def _kernel_entry(
 ) -> dict[str, Any]:
     params = []
     for p in k.params:
-        allowed = ("ndarray", "list", "list_np", "list_tuple") if p.kind == "array" else SCALAR_PYTYPES
+        allowed = ARRAY_PYTYPES if p.kind == "array" else SCALAR_PYTYPES
         if p.pytype not in allowed:
             raise PartitionError(
                 f"kernel {k.name}: parameter {p.name} is a Python {p.pytype}; the host runtime passes "
@@ -148,6 +159,7 @@ def _kernel_entry(
         "specialised": _specialised(k, profile, name),
         **({"structs": _structs(k)} if k.structs else {}),
         "returns": [list(r) for r in k.returns],
+        **({"method": dict(k.method)} if k.method else {}),
         "return_tuple": k.return_tuple,
         "ret": {"dtype": k.ret.name, "pytype": k.ret_pytype} if k.ret is not None else None,
         "regmap": register_map(k).to_json(),

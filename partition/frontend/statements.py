@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from partition import ir
+from partition.dtypes import INT32
 from partition.frontend.arrays.values import View, full_view
-from partition.frontend.model import TE, ArrayInfo, Reject, cast
+from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.returns import VALUE as RET_VALUE
 from partition.frontend.syntax import BINOPS, OP_TEXT
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, fits, ir_dtype
@@ -256,6 +257,19 @@ class Statements:
         out.returned = k
         return out
 
+    def boxed_scalar(self, te: TE, k: int, line: int) -> tuple[ArrayInfo, list[ir.Stmt]]:
+        """Item `k` of a returned tuple, a scalar beyond the first: an output array of one
+        element whose `pytype` ("scalar_int", "scalar_float", "scalar_bool", "scalar_npscalar")
+        tells the host which Python value to make of it. The kernel has one return register."""
+        kind = {NP: "npscalar", PyInt: "int", PyFloat: "float", PyBool: "bool"}[type(te.pt)]
+        dt = ir_dtype(te.pt)
+        key = f"@result{self.sc.prefix}{k}"
+        info = self.arr.local(self.arr.fresh_name(key, f"result{k}"), key, dt, (1,), line)
+        info.returned = k
+        info.pytype = f"scalar_{kind}"
+        info.stored = True
+        return info, [ir.Store(info.name, (const(0, INT32),), cast(te.e, dt), line)]
+
     def return_stmt(self, s: ast.Return) -> list[ir.Stmt]:
         line = s.lineno
         v = s.value
@@ -287,8 +301,11 @@ class Statements:
                 self.pending.extend(stmts)
                 self.returns.append(("param", out.name))
                 continue
-            if scalar is not None:
-                raise Reject(line, "returns more than one scalar")
+            if scalar is not None:  # a further scalar: a one-element output array (the host unboxes it)
+                out, stmts = self.boxed_scalar(self.expr(item), k, line)
+                self.pending.extend(stmts)
+                self.returns.append(("param", out.name))
+                continue
             scalar = self.expr(item)
             self.returns.append(("scalar", ir_dtype(scalar.pt).name))
         if scalar is None:
