@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
-from partition.frontend import Rejected, translate  # noqa: E402
+from partition.frontend import Rejected, kernel_name, translate  # noqa: E402
 from partition.fuzz import Case, rtlsim, run  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
 from partition.templating import render  # noqa: E402
@@ -43,7 +43,6 @@ from partition.templating import render  # noqa: E402
 CORPUS = ROOT / "benchmarks" / "corpus"
 REALPY = ROOT / "benchmarks" / "realpy"  # numeric Python as algorithm collections write it
 NUMPY_CORPUS = ROOT / "benchmarks" / "numpy_corpus"  # PolyBench, NumPy programs, board users' code
-METHOD_REASON = "method of a class (kernels are module-level functions; methods are not taken yet)"
 RESULTS = ROOT / "benchmarks" / "results"
 SEED = 2024
 # RTL simulation runs kernels whose estimated compute is up to this many cycles per call
@@ -121,12 +120,14 @@ def evaluate(work: Path, only: str = "") -> tuple[list[dict], float]:
     for origin, case, scope in corpus_cases():
         if only and only not in origin and only not in case.name:
             continue
-        if "." in case.name:  # Class.method of the board users' code
-            res = run.CaseResult(case.seed, case.name, False, [], "rejected", METHOD_REASON)
-            prepared.append((origin, run.Prepared(res), len(case.calls), scope))
-            continue
         p = run.prepare_case(
-            case, app_dir, csim_dir, rtl_dir if use_rtl else None, board, RTL_MAX_CYCLES, unique(case.name)
+            case,
+            app_dir,
+            csim_dir,
+            rtl_dir if use_rtl else None,
+            board,
+            RTL_MAX_CYCLES,
+            unique(kernel_name(case.name)),
         )
         prepared.append((origin, p, len(case.calls), scope))
     for ex in [] if only else EXAMPLES:

@@ -348,6 +348,12 @@ class Kernel:
     specialised: dict[str, Any] = field(default_factory=dict)  # Python param -> the one value compiled in
     status: str | None = None  # the scalar variable holding the fallback register (see the module doc)
     structs: dict[str, StructArg] = field(default_factory=dict)  # Python param -> its record's fields
+    # a method's kernel (partition.frontend.methods): the kernel is that of a plain function whose
+    # leading parameters are attributes of self. {"class", "params" (the method's own parameters,
+    # self first), "attrs" (the attributes those leading parameters hold), "returns" (items of the
+    # method's own result), "return_tuple", "assigned" (attributes set from the kernel's result
+    # items after those)}
+    method: dict[str, Any] = field(default_factory=dict)
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -483,7 +489,12 @@ _NODES = {
 
 # fields that newer kernels use and others leave at their default: left out of the JSON then,
 # so the files of kernels without them read as before
-_OMIT_DEFAULT = {("Param", "field"): None, ("Kernel", "structs"): {}, ("Kernel", "status"): None}
+_OMIT_DEFAULT = {
+    ("Param", "field"): None,
+    ("Kernel", "structs"): {},
+    ("Kernel", "status"): None,
+    ("Kernel", "method"): {},
+}
 
 
 def to_json(obj: Any) -> Any:

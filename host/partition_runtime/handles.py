@@ -32,6 +32,9 @@ class CallHandle:
         self._borrowed: list[bool] = []  # per buffer: a lent result, not the pool's
         self._ref: tuple | None = None
         self._t_started = 0.0
+        # a method's call (methodcall.py): its object, and the call as the app made it
+        self._self: Any = None
+        self._orig: tuple[tuple, dict] | None = None
 
     @property
     def task(self) -> str:

@@ -102,6 +102,7 @@ class AcceleratedKernel:
         self._pending: CallHandle | None = None
         self._suspect = False
         self._nparams = len(spec.py_params)
+        self._method = spec.method
         self._guards = marshal.kernel_guards(spec)
         streamed_in = {p.position: p for p in spec.params if p.stream and p.origin == "arg"}
         if streamed_in and not runtime.backend.executes_python:  # the argument must be a StreamedResult
@@ -185,7 +186,13 @@ class AcceleratedKernel:
     def start(self, *args: Any, **kwargs: Any) -> CallHandle:
         t0 = time.perf_counter()
         handle = CallHandle(self)
-        if kwargs or len(args) != self._nparams:
+        if self._method is not None:  # the object's attributes, then the method's arguments
+            expanded = self._method.expand(self._signature, args, kwargs)
+            if isinstance(expanded, str):
+                return self._fallback(handle, args, kwargs, "self", expanded, t0)
+            handle._self, call_args = expanded
+            handle._orig = (args, kwargs)
+        elif kwargs or len(args) != self._nparams:
             bound = self._bind_arguments(args, kwargs)
             if bound is None:
                 return self._fallback(
@@ -204,7 +211,11 @@ class AcceleratedKernel:
                 return self._fallback(handle, args, kwargs, "overlap", reason, t0)
         rt = self.runtime
         ref = None
-        if rt.check:
+        if rt.check and self._method is not None:
+            self._say_once(
+                "check", "--check does not compare a method's calls (the object changes); they run unchecked"
+            )
+        elif rt.check:
             ref = tuple(
                 np.array(a, copy=True)
                 if isinstance(a, np.ndarray)
@@ -216,7 +227,7 @@ class AcceleratedKernel:
                 raise CallError(
                     f"task {self.spec.task}: no Python function bound; call Runtime.accelerate first"
                 )
-            result = self._impl(*call_args)
+            result = self._impl(*args, **kwargs) if self._method is not None else self._impl(*call_args)
             t1 = time.perf_counter()
             st = self.stats
             st.calls += 1
@@ -239,6 +250,11 @@ class AcceleratedKernel:
         except KeyError:
             return None
         return out if len(b.arguments) == self._nparams else None
+
+    def _say_once(self, key: str, text: str) -> None:
+        if key not in self._reported:
+            self._reported.add(key)
+            self.runtime.say(f"{self.spec.task}: {text}")
 
     def _fallback(
         self, handle: CallHandle, args: tuple, kwargs: dict, key: Any, reason: str, t0: float
@@ -462,7 +478,8 @@ class AcceleratedKernel:
             handle._bufs, handle._borrowed, self._pending = [], [], None
             st.polls += polls
             st.wait_s += t3 - t2
-            self._fallback(handle, args, {}, "fallback", FALLBACK_REASON, t2)
+            fargs, fkwargs = handle._orig if handle._orig is not None else (args, {})
+            self._fallback(handle, fargs, fkwargs, "fallback", FALLBACK_REASON, t2)
             return
         produced: dict[str, np.ndarray] = {}
         keep = list(handle._borrowed)  # buffers that stay out of the pool
@@ -489,6 +506,8 @@ class AcceleratedKernel:
         handle._borrowed = []
         self._pending = None
         result = self._assemble(args, produced, ret)
+        if self._method is not None:
+            result = self._method.finish(handle._self, result)
         st.calls += 1
         st.polls += polls
         st.wait_s += t3 - t2

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from partition import ir
 from partition.errors import PartitionError
+from partition.frontend import methods
 from partition.frontend.chains import Verdict, chain_sites, chainable
 from partition.frontend.lowerer import Lowerer
 from partition.frontend.model import Reject
@@ -60,8 +61,8 @@ def translate(
     `observed_ints`: Python int arguments travel in the narrowest type covering the
     profiled values (the host checks every call) instead of int64.
     """
-    if fp.kind in ("generator", "nested", "method"):
-        what = {"generator": "generator function", "nested": "nested function", "method": "method"}[fp.kind]
+    if fp.kind in ("generator", "nested"):
+        what = {"generator": "generator function", "nested": "nested function"}[fp.kind]
         return Rejected(fp.name, fp.file, fp.line, f"{what} (kernels are module-level functions)")
     if fp.calls == 0:
         return Rejected(fp.name, fp.file, fp.line, "never called in the profiled run")
@@ -70,6 +71,11 @@ def translate(
     except PartitionError as e:
         return Rejected(fp.name, fp.file, fp.line, e.message)
     try:
+        if fp.kind == "method" and not methods.is_static(src.node):
+            plain_fp, plain_src, shape = methods.as_function(fp, src)
+            lw = Lowerer(plain_fp, plain_src, kernel_name(fp.name), functions, app_dir, observed_ints)
+            lw.state_params = {shape.names[a] for a in shape.assigned}
+            return methods.to_method(lw.lower(), shape, fp.params)
         return Lowerer(fp, src, kernel_name(fp.name), functions, app_dir, observed_ints).lower()
     except Reject as r:  # (line 0: a refusal deep inside, placed at the function)
         return Rejected(fp.name, r.file or fp.file, r.line or fp.line, r.construct)

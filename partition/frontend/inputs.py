@@ -90,7 +90,7 @@ class Inputs:
                 if pos < len(s.args):
                     values.append(decode_value(s.args[pos]))
             constant, dt, pt, obs = self.scalar_kind(f"argument {pname}", sig, values, line)
-            if constant is not None:
+            if constant is not None and pname not in self.state_params:
                 self.specialised[pname] = plain(constant)
                 self.note(f"{pname} specialised to {plain(constant)!r} (the only value observed)")
                 self.param_value(pname, self.const_te(constant, line))

@@ -112,6 +112,9 @@ class Lowerer(
         self.specialised: dict[str, Any] = {}
         self.param_stores: set[str] = set()  # names the body assigns (parameters among them become locals)
         self.param_inits: dict[str, TE] = {}  # rebound scalar parameter -> its value on entry
+        # parameters that carry state between calls (a method's assigned attributes): never
+        # compiled in as constants, whatever the profiled calls passed
+        self.state_params: set[str] = set()
         self.used_names: set[str] = set()
         self.ir_names: dict[str, str] = {}
         self.r = RoundState()

@@ -45,7 +45,7 @@ class Golden:
 
 def write_module(case: Case, app_dir: Path) -> Path:
     """The case's source as `<app_dir>/<name>.py`."""
-    path = app_dir / f"{case.name}.py"
+    path = app_dir / f"{case.name.replace('.', '_')}.py"
     path.write_text(case.source)
     linecache.checkcache(str(path))
     return path
@@ -110,7 +110,8 @@ def _recording(fn: Any, calls: _Calls) -> Any:
 
 def _profile(fn: Any, rel: str, calls: _Calls, nsamples: int) -> FunctionProfile:
     code = fn.__code__
-    task = Task(fn.__name__, fn.__qualname__, rel, code.co_firstlineno, "function")
+    kind = "method" if "." in fn.__qualname__ and "<locals>" not in fn.__qualname__ else "function"
+    task = Task(fn.__name__, fn.__qualname__, rel, code.co_firstlineno, kind)
     task.set_function(fn)
     record_globals(task, fn)  # the recorder's own choice of module constants
     mutates = sorted(
@@ -143,6 +144,7 @@ def _profile(fn: Any, rel: str, calls: _Calls, nsamples: int) -> FunctionProfile
         samples=samples,
         local_ranges=ranges,
         globals=dict(sorted(task.glob_values.items())),
+        kind=kind,
     )
 
 
@@ -154,7 +156,9 @@ def run_golden(case: Case, app_dir: Path) -> Golden:
         module = import_module(path)
     except Exception as e:  # a generator bug: the module does not even import
         return Golden(error=f"import: {type(e).__name__}: {e}")
-    fn = getattr(module, case.name)
+    fn: Any = module
+    for part in case.name.split("."):  # Class.method: the function the class holds
+        fn = getattr(fn, part)
     helpers = {name: _Calls() for name in case.helpers}
     originals = {name: getattr(module, name) for name in case.helpers}
     kernel = _Calls()

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from partition.errors import PartitionError
-from partition.profile.records import make_record, record_kind, record_values
+from partition.profile.records import instance_fields, make_instance, make_record, record_kind, record_values
 
 FORMAT = "partition-profile/1"
 MAIN = "<main>"
@@ -63,8 +63,9 @@ def dec_float(v: float | str) -> float:
     return float(v)
 
 
-def encode_value(v: Any) -> dict[str, Any]:
-    """Encode a Python/numpy value for JSON; unsupported objects become opaque."""
+def encode_value(v: Any, top: bool = True) -> dict[str, Any]:
+    """Encode a Python/numpy value for JSON; unsupported objects become opaque (as do objects
+    of the app's classes inside another value: `top` is False there)."""
     if isinstance(v, np.ndarray):
         if v.dtype.kind not in "biuf" or v.dtype.itemsize > 8:
             return {"t": "opaque", "pytype": f"ndarray[{v.dtype}]"}
@@ -91,9 +92,9 @@ def encode_value(v: Any) -> dict[str, Any]:
     if v is None:
         return {"t": "none"}
     if isinstance(v, list):
-        return {"t": "list", "items": [encode_value(x) for x in v]}
+        return {"t": "list", "items": [encode_value(x, False) for x in v]}
     if type(v) is tuple:
-        return {"t": "tuple", "items": [encode_value(x) for x in v]}
+        return {"t": "tuple", "items": [encode_value(x, False) for x in v]}
     desc = record_kind(type(v))
     if desc is not None:
         kind, fields = desc
@@ -101,10 +102,18 @@ def encode_value(v: Any) -> dict[str, Any]:
             "t": kind,
             "pytype": type(v).__name__,
             "fields": list(fields),
-            "items": [encode_value(x) for x in record_values(v, kind, fields)],
+            "items": [encode_value(x, False) for x in record_values(v, kind, fields)],
         }
     if isinstance(v, tuple):
-        return {"t": "tuple", "items": [encode_value(x) for x in v]}
+        return {"t": "tuple", "items": [encode_value(x, False) for x in v]}
+    attrs = instance_fields(v) if top else None
+    if attrs is not None:  # an object of the app's own class (a method's self): its attributes
+        return {
+            "t": "instance",
+            "pytype": type(v).__name__,
+            "fields": list(attrs),
+            "items": [encode_value(getattr(v, a), False) for a in attrs],
+        }
     return {"t": "opaque", "pytype": type(v).__name__}
 
 
@@ -134,6 +143,9 @@ def decode_value(d: dict[str, Any]) -> Any:
     if t in ("namedtuple", "dataclass"):
         items = [decode_value(x) for x in d["items"]]
         return make_record(t, str(d["pytype"]), tuple(d["fields"]), items)
+    if t == "instance":
+        items = [decode_value(x) for x in d["items"]]
+        return make_instance(str(d["pytype"]), tuple(d["fields"]), items)
     return None
 
 

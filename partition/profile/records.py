@@ -1,4 +1,5 @@
-"""Small records of values passed as one argument: namedtuples and dataclass instances.
+"""Small records of values passed as one argument: namedtuples, dataclass instances, and
+the objects of the app's own classes (a method's `self`).
 
 Real code passes a few numbers together (`Point(x, y)`, `QuantParams(scale, zero_point)`);
 the profiler records such an argument by its kind, class name and fields, so that each
@@ -12,10 +13,15 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import sys
+import types
 from functools import lru_cache
 from typing import Any
 
 MAX_FIELDS = 16  # larger records are described by kind only
+MAX_ATTRIBUTES = 32  # an object of the app's own class with more attributes is described by its class only
+# classes of these packages are never taken apart (their objects are library state, not app data)
+_LIBRARY_ROOTS = frozenset({"numpy", "builtins", "partition", "pynq", "scipy", "pandas", "torch"})
 
 _KINDS: dict[type, tuple[str, tuple[str, ...]] | None] = {}
 
@@ -42,11 +48,45 @@ def record_kind(tp: type) -> tuple[str, tuple[str, ...]] | None:
     return desc
 
 
+def instance_fields(v: Any) -> tuple[str, ...] | None:
+    """The attribute names of an object of the app's own class (a method's `self`), in the
+    order `__init__` set them; None for anything else (records, library objects, functions,
+    classes, modules, objects with slots or more than MAX_ATTRIBUTES attributes)."""
+    tp = type(v)
+    if isinstance(
+        v, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    ):
+        return None
+    root = (getattr(tp, "__module__", None) or "builtins").split(".")[0]
+    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names or record_kind(tp) is not None:
+        return None
+    d = getattr(v, "__dict__", None)
+    if type(d) is not dict or not d or len(d) > MAX_ATTRIBUTES:
+        return None
+    if not all(type(k) is str and k.isidentifier() for k in d):
+        return None
+    return tuple(d)
+
+
 def record_values(v: Any, kind: str, fields: tuple[str, ...]) -> list[Any]:
-    """The field values of record `v`, in field order."""
+    """The field values of record `v`, in field order (an instance's missing attribute: None)."""
     if kind == "namedtuple":
         return list(v)
+    if kind == "instance":
+        return [getattr(v, f, None) for f in fields]
     return [getattr(v, f) for f in fields]
+
+
+@lru_cache(maxsize=256)
+def _instance_class(name: str) -> type:
+    return type(name, (), {"__module__": __name__, "__doc__": "stand-in of an app class"})
+
+
+def make_instance(name: str, fields: tuple[str, ...], values: list[Any]) -> Any:
+    """A stand-in object of class name `name` with these attributes (a decoded `self`)."""
+    obj = _instance_class(name)()
+    obj.__dict__.update(zip(fields, values))
+    return obj
 
 
 @lru_cache(maxsize=256)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from partition.profile.model import enc_float
-from partition.profile.records import MAX_FIELDS, record_kind, record_values
+from partition.profile.records import MAX_FIELDS, instance_fields, record_kind, record_values
 
 _ndarray = np.ndarray
 _generic = np.generic
@@ -185,8 +185,11 @@ class SigAcc:
         else:
             desc = record_kind(tp)
             if desc is None:
-                self.objects.add(tp.__name__)
-                return
+                attrs = instance_fields(v)
+                if attrs is None:
+                    self.objects.add(tp.__name__)
+                    return
+                desc = ("instance", attrs)
             kind, fields = desc
             key = (kind, tp.__name__, fields)
             accs = self.records.get(key)

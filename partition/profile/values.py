@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from partition.profile.records import instance_fields
+
 
 def snapshot(v: Any) -> Any:
     """A private copy of a value that a call could modify in place (None: cannot tell)."""
@@ -22,10 +24,31 @@ def snapshot(v: Any) -> Any:
             return copy.deepcopy(v)
         except Exception:
             return None
+    attrs = instance_fields(v)
+    if attrs is not None:  # a method's self: its attributes, each copied
+        return _Attributes(
+            {a: snapshot(getattr(v, a)) if _mutable(getattr(v, a)) else getattr(v, a) for a in attrs}
+        )
     return None
 
 
+class _Attributes(dict):
+    """The attributes of an object as they were before a call (`snapshot` of a method's self)."""
+
+
+def _mutable(v: Any) -> bool:
+    return isinstance(v, np.ndarray) or type(v) is list
+
+
 def same_value(a: Any, b: Any) -> bool:
+    if isinstance(b, _Attributes):  # an object now against its attributes before the call
+        a, b = b, a
+    if isinstance(a, _Attributes):
+        attrs = instance_fields(b) if not isinstance(b, _Attributes) else tuple(b)
+        if attrs is None or tuple(attrs) != tuple(a):
+            return False
+        now = b if isinstance(b, _Attributes) else {k: getattr(b, k) for k in attrs}
+        return all(same_value(a[k], now[k]) and type(a[k]) is type(now[k]) for k in attrs)
     if isinstance(a, np.ndarray):
         return (
             isinstance(b, np.ndarray)
