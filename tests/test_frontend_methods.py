@@ -128,3 +128,60 @@ def test_a_call_on_an_object_of_another_class_runs_on_the_cpu():
     obj.__class__ = type("FixedFir", (), {})
     del obj.__dict__["buf"]
     assert "no attribute buf" in m.expand(None, (obj, 1), {})
+
+
+PID_SOURCE = """
+import numpy as np
+
+
+class PID:
+    def __init__(self, kp, ki, dt):
+        self.kp = kp
+        self.ki = ki
+        self.dt = dt
+        self.integral = 0.0
+        self.steps = 0
+
+    def update(self, setpoint, measurement):
+        error = setpoint - measurement
+        self.integral += error * self.dt
+        self.steps += 1
+        out = self.kp * error + self.ki * self.integral
+        if out > 1.0:
+            out = 1.0
+            self.integral -= error * self.dt
+        return out
+
+    def run(self, setpoints, measurements):
+        out = np.zeros(len(measurements))
+        for i in range(len(measurements)):
+            out[i] = self.update(setpoints[i], measurements[i])
+        return out
+"""
+
+
+def test_a_method_calling_a_method_is_inlined_and_keeps_the_state(tmp_path):
+    from partition.fuzz.golden import import_module, run_golden, write_module
+    from partition.fuzz.parts import Case
+    from partition.interp import execute
+    from partition.vectors import kernel_vectors
+
+    module = import_module(write_module(Case(0, "PID_src", PID_SOURCE, [], False, []), tmp_path))
+    warm = module.PID(2.0, 0.5, 0.01)
+    warm.run(np.ones(8), np.zeros(8))
+    calls = [
+        (warm, np.ones(16), RNG.normal(0, 0.5, 16)),
+        (module.PID(5.0, 2.0, 0.1), np.ones(16), np.zeros(16)),
+    ]
+    g = run_golden(Case(0, "PID.run", PID_SOURCE, calls, False, []), tmp_path)
+    assert not g.error, g.error
+    k = translate(g.functions["PID.run"], tmp_path, g.functions)
+    assert not isinstance(k, Rejected), k.reason
+    assert k.method["assigned"] == ["integral", "steps"] and k.method["attrs"][:3] == ["kp", "ki", "dt"]
+    vectors = kernel_vectors(k, g.functions["PID.run"])
+    assert len(vectors) == 2
+    for vs in vectors:
+        run = execute(k, vs.inputs)
+        for name, want in vs.outputs.items():
+            np.testing.assert_allclose(run.arrays[name], want, rtol=1e-12)
+        assert run.ret == vs.ret  # integral: the first returned scalar, in the return register

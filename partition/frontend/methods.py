@@ -14,8 +14,10 @@ parameter of its own (named `self_<attr>`), read from the object at each call:
   returned after the method's own result; the host sets the attribute to it (a number of the
   same Python type, or a new array, as Python's assignment does).
 
-What is not taken (refused with the reason): a method calling another method (`self.f(...)`),
-`self` used other than through its attributes, attributes the object lacks when called,
+A call of another method of the class as a statement (`y = self.update(z)`, `out[i] =
+self.update(z)`, `self.reset()`) is inlined at the source level, that method's parameters and
+locals renamed. What is not taken (refused with the reason): such a method that returns before
+its end, or a call of one inside an expression; `self` used other than through its attributes, attributes the object lacks when called,
 class methods and properties. A static method is a plain function.
 
 The rest of the pipeline sees a plain function: `as_function` gives its source and profile;
@@ -89,8 +91,8 @@ class _Uses(ast.NodeVisitor):
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == self.self_name:
             raise Reject(
                 node.lineno,
-                f"{ast.unparse(f)}(): a method calling another method of its object is not taken "
-                "(move the work into one method, or into a module-level function both call)",
+                f"{ast.unparse(f)}(): a method's call of another method is inlined only as a statement "
+                "(x = self.f(...), out[i] = self.f(...) or self.f(...)): assign its result to a name first",
             )
         self.generic_visit(node)
 
@@ -130,6 +132,111 @@ class _Rewrite(ast.NodeTransformer):
         state = [ast.Name(id=s.names[a], ctx=ast.Load()) for a in s.assigned]
         t = ast.Tuple(elts=[*own, *state], ctx=ast.Load())
         return ast.fix_missing_locations(ast.copy_location(t, like))
+
+
+_BUILTINS = frozenset(dir(__import__("builtins")))
+MAX_INLINE_DEPTH = 4
+
+
+def _class_methods(module: ast.Module, cls: str) -> dict[str, ast.FunctionDef]:
+    for n in ast.walk(module):
+        if isinstance(n, ast.ClassDef) and n.name == cls:
+            return {f.name: f for f in n.body if isinstance(f, ast.FunctionDef)}
+    return {}
+
+
+class _InlineCalls(ast.NodeTransformer):
+    """`x = self.m(a, b)`, `out[i] = self.m(a)` and `self.m(a)` statements replaced by the body
+    of method `m` (its parameters and locals renamed `m__<name>`, `self` kept), when `m` is a
+    plain method of the same class with its one `return` at the end."""
+
+    def __init__(self, self_name: str, methods: dict[str, ast.FunctionDef], depth: int = 0) -> None:
+        self.self_name = self_name
+        self.methods = methods
+        self.depth = depth
+
+    def _callee(self, value: ast.expr | None) -> ast.FunctionDef | None:
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+            return None
+        f = value.func
+        if not (isinstance(f.value, ast.Name) and f.value.id == self.self_name):
+            return None
+        return self.methods.get(f.attr)
+
+    def visit_stmts(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in body:
+            st = self.visit(st)
+            value = st.value if isinstance(st, (ast.Assign, ast.Expr)) else None
+            callee = self._callee(value)
+            if callee is None or (isinstance(st, ast.Assign) and len(st.targets) != 1):
+                out.append(st)
+                continue
+            assert isinstance(value, ast.Call)
+            out.extend(self.inline(st, value, callee))
+        return out
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                setattr(node, name, self.visit_stmts(block))
+        return node
+
+    def inline(self, st: ast.stmt, call: ast.Call, callee: ast.FunctionDef) -> list[ast.stmt]:
+        line = st.lineno
+        what = ast.unparse(call.func)
+        if self.depth >= MAX_INLINE_DEPTH:
+            raise Reject(line, f"{what}(): methods calling methods nested too deep")
+        if callee.decorator_list or callee.args.vararg or callee.args.kwarg or callee.args.kwonlyargs:
+            raise Reject(line, f"{what}(): a decorated method or one with *args/**kwargs is not inlined")
+        params = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        if call.keywords or len(call.args) != len(params) - 1:
+            raise Reject(
+                line, f"{what}(): pass each of its parameters positionally (no defaults, no keywords)"
+            )
+        body = [s for s in callee.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        result: ast.expr | None = None
+        if body and isinstance(body[-1], ast.Return):
+            result = body[-1].value
+            body = body[:-1]
+        if any(isinstance(n, ast.Return) for s in body for n in ast.walk(s)):
+            raise Reject(line, f"{what}(): a method inlined into another returns only at its end")
+        own_self = params[0]
+        local = set(params[1:]) | {
+            n.id
+            for s in body
+            for n in ast.walk(s)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        prefix = f"{callee.name.strip('_')}__"
+
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, n: ast.Name) -> ast.AST:
+                if n.id == own_self:
+                    return ast.copy_location(ast.Name(id=outer_self, ctx=n.ctx), n)
+                if n.id in local:
+                    return ast.copy_location(ast.Name(id=prefix + n.id, ctx=n.ctx), n)
+                return n
+
+        outer_self = self.self_name
+        stmts: list[ast.stmt] = [
+            ast.Assign(targets=[ast.Name(id=prefix + p, ctx=ast.Store())], value=a)
+            for p, a in zip(params[1:], call.args)
+        ]
+        for s in copy.deepcopy(body):
+            stmts.append(Rename().visit(s))
+        stmts = _InlineCalls(self.self_name, self.methods, self.depth + 1).visit_stmts(stmts)
+        if isinstance(st, ast.Assign):
+            if result is None:
+                raise Reject(line, f"{what}() returns nothing, used as a value")
+            stmts.append(ast.Assign(targets=st.targets, value=Rename().visit(copy.deepcopy(result))))
+        for s in stmts:
+            for n in ast.walk(s):
+                if hasattr(n, "lineno") or isinstance(n, (ast.expr, ast.stmt)):
+                    n.lineno, n.col_offset = line, getattr(st, "col_offset", 0)
+                    n.end_lineno, n.end_col_offset = line, getattr(st, "end_col_offset", 0)
+        return stmts
 
 
 def _return_shape(node: ast.FunctionDef) -> tuple[int, bool]:
@@ -173,6 +280,10 @@ def as_function(
         what = sig.get("pytype") or sig.get("type") or "nothing"
         raise Reject(line, f"{self_name} is {what}, not an object whose attributes the profile recorded")
     fields = [str(f) for f in sig["fields"]]
+    node = copy.deepcopy(node)
+    node.body = _InlineCalls(self_name, _class_methods(src.module, str(sig.get("pytype", "")))).visit_stmts(
+        node.body
+    )
     uses = _Uses(self_name)
     for s in node.body:
         uses.visit(s)
