@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import FLOAT64, dtype
+from partition.dtypes import FLOAT64, INT32, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Ix
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
@@ -125,8 +125,12 @@ class Created:
                 f"np.array({text(args[0])}): only a list or tuple written out is supported (an array or "
                 "list argument is already an array: use it, or .copy() it)",
             )
-        values = self.literal_values(args[0], line)
+        flat, shape = self.written_out(args[0], line)
+        tes = [lw.expr(e) for e in flat]
         want = lw.parse_dtype(dt_node, line).np if dt_node is not None else None
+        if not all(isinstance(te.e, ir.Const) for te in tes):
+            return self.run_time_array(flat, tes, shape, want, line)
+        values = np.array([self.constant_value(te) for te in tes] or [], dtype=object).reshape(shape).tolist()
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             try:
@@ -150,19 +154,64 @@ class Created:
 
         return AV(rom.shape, rom.dtype, at)
 
-    def literal_values(self, node: ast.expr, line: int) -> Any:
-        """The Python value of a nested list/tuple of constant expressions, as numpy would see it."""
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return [self.literal_values(e, line) for e in node.elts]
-        if isinstance(node, ast.Starred):
-            raise Reject(line, "np.array() of a starred expression")
-        te = self.lw.expr(node)
-        if not isinstance(te.e, ir.Const):
+    def written_out(self, node: ast.expr, line: int) -> tuple[list[ast.expr], tuple[int, ...]]:
+        """The elements of a nested list/tuple display in row-major order, and its shape (rows
+        of different lengths are refused: numpy makes an object array or raises there)."""
+        if not isinstance(node, (ast.List, ast.Tuple)):
+            if isinstance(node, ast.Starred):
+                raise Reject(line, "np.array() of a starred expression")
+            if self.rank_of(node) is not None:
+                raise Reject(
+                    line,
+                    f"np.array() element {text(node)} is an array (use np.stack, or fill an array with "
+                    "np.empty and assignments)",
+                )
+            return [node], ()
+        parts = [self.written_out(e, line) for e in node.elts]
+        shapes = {sh for _, sh in parts}
+        if len(shapes) > 1:
             raise Reject(
-                line,
-                f"np.array() element {text(node)} is not a constant (np.array of run-time values is not "
-                "supported; fill an array with np.empty and assignments)",
+                line, "np.array() of rows of different lengths (numpy makes an object array or raises)"
             )
+        inner = shapes.pop() if shapes else ()
+        return [e for flat, _ in parts for e in flat], (len(parts), *inner)
+
+    def run_time_array(
+        self, flat: list[ast.expr], tes: list[TE], shape: tuple[int, ...], want: np.dtype | None, line: int
+    ) -> AV:
+        """np.array of values known only at run time (`np.array([x + v * dt, v])`): numpy's dtype
+        for values of those types (or `dtype=`), the elements stored into an array of its own."""
+        if not tes:
+            raise Reject(line, "np.array() of no values (a kernel has no empty arrays)")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                got = np.array([_typed_zero(te) for te in tes]).dtype if want is None else np.dtype(want)
+            except (TypeError, ValueError, OverflowError, Warning) as e:
+                raise Reject(line, f"np.array(): numpy raises {type(e).__name__} ({e})") from None
+        if got.kind not in "biuf" or got.name == "float16":
+            raise Reject(line, f"np.array() gives numpy {got}")
+        dt = dtype(got)
+        info = self.temp_array(dt, shape)
+        strides = [int(np.prod(shape[k + 1 :], dtype=np.int64)) for k in range(len(shape))]
+        for k, (node, te) in enumerate(zip(flat, tes)):
+            if isinstance(te.pt, NP) and te.pt.dtype != dt and dt.is_int and te.pt.dtype.is_float:
+                raise Reject(
+                    line, f"np.array() element {text(node)}: a numpy {te.pt.dtype.name} value into {dt.name}"
+                )
+            value = te.e
+            if isinstance(te.pt, PyInt) and dt.is_int and not (dt.min <= te.pt.lo and te.pt.hi <= dt.max):
+                # numpy raises OverflowError for a Python int beyond the dtype: that call runs on the CPU
+                value = self.lw.checked_operand(value, line)
+                lo, hi = const(dt.min, value.dtype), const(dt.max, value.dtype)
+                self.lw.fallback_if(ir.Logic("lor", ir.Cmp("lt", value, lo), ir.Cmp("gt", value, hi)), line)
+            idx = tuple(const((k // st) % n, INT32) for st, n in zip(strides, shape))
+            self.lw.pending.append(ir.Store(info.name, idx, cast(value, dt), line))
+        info.stored = True
+        return self.rom_value(info)
+
+    def constant_value(self, te: TE) -> Any:
+        """A constant element as the Python or numpy value numpy would see."""
         v = te.e.value
         if isinstance(te.pt, PyBool):
             return bool(v)
@@ -295,3 +344,14 @@ class Created:
             fill = TE(NP(dt), const(1 if kind == "ones" else 0, dt))
         value = TE(NP(dt), cast(fill.e, dt))
         return AV(tuple(shape), dt, lambda idx: value)
+
+
+def _typed_zero(te: TE) -> Any:
+    """A value of an element's type, for numpy to say which dtype np.array makes of such values."""
+    if isinstance(te.pt, PyBool):
+        return False
+    if isinstance(te.pt, PyInt):
+        return 0
+    if isinstance(te.pt, PyFloat):
+        return 0.0
+    return te.e.dtype.np.type(0)
