@@ -45,7 +45,19 @@ SCHEMA: dict[str, dict[str, _Kind]] = {
     },
     "resources": {"lut": "int+", "ff": "int+", "dsp": "int+", "bram18": "int+", "uram": "int0"},
     "shell": {"lut": "int0", "ff": "int0", "dsp": "int0", "bram18": "int0"},
-    "cpu": {"cores": "int+", "core": "str", "mhz": "num+", "bench_ns": "num+"},
+    "cpu": {
+        "cores": "int+",
+        "core": "str",
+        "mhz": "num+",
+        # one figure per class of CPU work (partition.profile.bench), each with the range the
+        # board's true figure lies in (the uncertainty of an estimate, or a measurement's spread)
+        "bench_ns": "num+",
+        "bench_ns_range": "range+",
+        "numpy_compute_ns": "num+",
+        "numpy_compute_ns_range": "range+",
+        "numpy_memory_ns": "num+",
+        "numpy_memory_ns_range": "range+",
+    },
     "clocks": {"ps_ref_mhz": "num+", "pl_mhz": "num+"},
     "interface": {
         "mmio_write_us": "num+",
@@ -62,7 +74,11 @@ SCHEMA: dict[str, dict[str, _Kind]] = {
     "memory": {"ddr_mb": "int+", "cma_mb": "int+"},
 }
 
+CPU_FIGURES = ("bench_ns", "numpy_compute_ns", "numpy_memory_ns")  # each has a "<key>_range"
+MEASURED_SPREAD = 0.05  # the range of a figure an override measured without giving its range
+
 _KIND_TEXT = {
+    "range+": "[low, high]: two positive numbers, low <= high",
     "str": "a non-empty string",
     "int+": "a positive integer",
     "int0": "a non-negative integer",
@@ -161,6 +177,18 @@ def load_board(name_or_path: str, overrides: Path | None = None) -> Board:
             for key, value in entries.items():
                 values[section][key] = value
                 sources[f"{section}.{key}"] = f"measured: {opath.name}"
+        for key in CPU_FIGURES:  # a measured figure without its range: the measurement's spread
+            measured = ovalues.get("cpu", {})
+            if key in measured and f"{key}_range" not in measured:
+                v = float(measured[key])
+                values["cpu"][f"{key}_range"] = [v * (1 - MEASURED_SPREAD), v * (1 + MEASURED_SPREAD)]
+                sources[f"cpu.{key}_range"] = f"measured: {opath.name} (+-{MEASURED_SPREAD:.0%})"
+    for key in CPU_FIGURES:
+        lo, hi = values["cpu"][f"{key}_range"]
+        if not lo <= values["cpu"][key] <= hi:
+            raise PartitionError(
+                f"{shown}: [cpu] {key} = {values['cpu'][key]} lies outside {key}_range [{lo}, {hi}]"
+            )
     b = values["board"]
     return Board(
         name=b["name"],
@@ -207,7 +235,7 @@ def _read_toml(path: Path, shown: str) -> dict[str, Any]:
 def _is_numeric(kind: _Kind) -> bool:
     if isinstance(kind, tuple):
         return all(c.isdigit() for c in kind[1])
-    return kind in ("int+", "int0", "num+")
+    return kind in ("int+", "int0", "num+", "range+")
 
 
 def _check_value(value: Any, kind: _Kind, where: str, shown: str) -> Any:
@@ -238,10 +266,26 @@ def _check_value(value: Any, kind: _Kind, where: str, shown: str) -> Any:
             raise bad(_KIND_TEXT[kind])
         return value
     if kind == "num+":
-        if not isinstance(value, (int, float)) or not value > 0 or value != value or value == float("inf"):
+        if not _positive(value):
             raise bad(_KIND_TEXT[kind])
         return value
+    if kind == "range+":
+        if not (isinstance(value, list) and len(value) == 2 and all(_positive(v) for v in value)):
+            raise bad(_KIND_TEXT[kind])
+        if value[0] > value[1]:
+            raise bad(_KIND_TEXT[kind])
+        return [float(v) for v in value]
     raise AssertionError(kind)
+
+
+def _positive(value: Any) -> bool:
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and value > 0
+        and value == value
+        and value != float("inf")
+    )
 
 
 def _check(

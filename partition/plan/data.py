@@ -158,8 +158,8 @@ def plan_data(
             "line": fp.line,
             "calls": fp.calls,
             "host_s": fp.total_s,
-            "cpu_s": fp.total_s * prep.scaling.factor,
-            "self_cpu_s": fp.self_s * prep.scaling.factor,
+            "cpu_s": fp.total_s * prep.scaling.of(fp),
+            "self_cpu_s": fp.self_s * prep.scaling.of(fp),
             "pin": prep.pins.get(name),
         }
         if name in prep.kernels:
@@ -259,6 +259,7 @@ def plan_data(
             "all_cpu_s": all_cpu,
             "plan_s": plan_s,
             "speedup": all_cpu / plan_s if plan_s > 0 else None,
+            **_speedup_range(profile, prep, fpga_set, all_cpu_latency, plan_s, opts.objective),
         },
         "solver": solver,
         "main": MAIN,
@@ -270,6 +271,23 @@ def plan_data(
     if len(sols) > 1 or opts.top_k > 1:
         data["alternatives"] = [_alternative(problem, s, k + 2, all_cpu) for k, s in enumerate(sols[1:])]
     return data
+
+
+def _speedup_range(
+    profile: Profile, prep: Prepared, fpga: set[str], all_cpu: float, plan_s: float, objective: str
+) -> dict[str, Any]:
+    """The predicted times and speedup at the low and high ends of the board's CPU figures
+    (latency objective: the CPU part of the plan moves with them, the FPGA part does not)."""
+    if objective != "latency" or prep.scaling.on_board or not prep.scaling.ratios:
+        return {}
+    out: dict[str, Any] = {}
+    for k, key in ((1, "fast_cpu"), (2, "slow_cpu")):
+        cpu_k = costs.all_cpu_seconds(profile, prep.scaling, k)
+        moved = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n], k) for n in fpga)
+        kept = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n]) for n in fpga)
+        plan_k = plan_s + (cpu_k - moved) - (all_cpu - kept)
+        out[key] = {"all_cpu_s": cpu_k, "plan_s": plan_k, "speedup": cpu_k / plan_k if plan_k > 0 else None}
+    return {"range": out}
 
 
 def _chain_entries(prep: Prepared, solution: Solution) -> list[dict[str, Any]]:

@@ -190,7 +190,7 @@ def prepare(
         fp = profile.functions[name]
         figures[name] = {
             v.name: costs.task_figures(
-                name, fp.calls, fp.total_s * scaling.factor, kernels[name], v.estimate, board
+                name, fp.calls, fp.total_s * scaling.of(fp), kernels[name], v.estimate, board
             )
             for v in variants[name]
         }

@@ -1,21 +1,41 @@
-"""A fixed pure-Python micro-benchmark: how fast this interpreter runs app-like code.
+"""Fixed micro-benchmarks: how fast this machine runs each class of an app's CPU work.
 
-Profiled CPU times are scaled to a board by the ratio of its `bench_ns` to the
-profiling host's. The loop mixes what a numerical Python app spends its
-interpreter time on: int arithmetic, float arithmetic, list indexing and
-stores, and function calls. Everything is deterministic (no allocation that
-grows, no randomness), so only the machine and the interpreter change the
-figure. One repetition takes 20-50 ms on a current x86 core.
+Profiled CPU times are scaled to a board by the ratio of the board's figures to the
+profiling host's, one ratio per class of work, because they do not scale alike:
 
-`python -m partition.profile.bench` prints the figure (ns per iteration).
+* `interp`: interpreter-bound Python (ns per iteration of a loop that mixes int and float
+  arithmetic, list indexing and stores, and a function call: what a numeric app's own
+  Python lines spend their time on);
+* `numpy_compute`: numpy's compiled loops on cache-resident data (ns per element of
+  `c = a * b + c` over 4,096 float64: SIMD width and clock);
+* `numpy_memory`: numpy's compiled loops on data far larger than the caches (ns per
+  element of `c = a + b` over 4 M float64, 96 MB moved: DDR bandwidth).
+
+A figure is the *minimum* over short repetitions, repeated until the three fastest agree
+within `STABLE` (or `MAX_REPEATS` ran), on one pinned CPU: a loaded machine only ever adds
+time, so the minimum is what the machine can do, and it moves by a few per cent where the
+median moved by half. The spread reported with it is (median - min) / min.
+
+`python -m partition.profile.bench` prints the figures.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-ITERATIONS = 100_000
-REPEATS = 5
+import numpy as np
+
+ITERATIONS = 20_000  # interpreter loop iterations per repetition (2-5 ms on a current x86 core)
+MIN_REPEATS = 7
+MAX_REPEATS = 40
+STABLE = 0.02  # the three fastest repetitions within 2 % of each other
+COMPUTE_N = 4096  # float64 elements: 3 x 32 KB, cache resident
+MEMORY_N = 4 * 1024 * 1024  # float64 elements: 3 x 32 MB, far beyond the caches
+CLASSES = ("interp", "numpy_compute", "numpy_memory")
 
 
 def _mix(acc: int, x: int) -> int:
@@ -34,20 +54,114 @@ def _loop(n: int) -> tuple[int, float]:
     return acc, f
 
 
-def bench_ns(iterations: int = ITERATIONS, repeats: int = REPEATS) -> float:
-    """Median time of one loop iteration (ns) over `repeats` runs."""
-    _loop(1000)  # warm up
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter_ns()
-        _loop(iterations)
-        times.append((time.perf_counter_ns() - t) / iterations)
+@dataclass(frozen=True)
+class Figure:
+    """One class's time per unit of work (ns), the minimum of its repetitions, and their spread."""
+
+    ns: float
+    spread: float
+    repeats: int
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"ns": self.ns, "spread": self.spread, "repeats": self.repeats}
+
+
+@contextlib.contextmanager
+def _pinned() -> Iterator[None]:
+    """Run on one CPU (the one this thread is on), so a migration does not land in a repetition."""
+    get = getattr(os, "sched_getaffinity", None)
+    put = getattr(os, "sched_setaffinity", None)
+    if get is None or put is None:
+        yield
+        return
+    try:
+        before = get(0)
+        put(0, {min(before)})
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            put(0, before)
+
+
+def _stable_min(run: Callable[[], float], units: int) -> Figure:
+    """Repeat `run` (seconds for `units` units of work) until the fastest repetitions agree."""
+    times: list[float] = []
+    while len(times) < MAX_REPEATS:
+        times.append(run() * 1e9 / units)
+        if len(times) >= MIN_REPEATS:
+            best = sorted(times)[:3]
+            if best[2] <= best[0] * (1 + STABLE):
+                break
     times.sort()
-    return round(times[len(times) // 2], 1)
+    lo, median = times[0], times[len(times) // 2]
+    return Figure(round(lo, 3), round((median - lo) / lo, 3), len(times))
+
+
+def _timed(fn: Callable[[], object]) -> Callable[[], float]:
+    def run() -> float:
+        t = time.perf_counter()
+        fn()
+        return time.perf_counter() - t
+
+    return run
+
+
+def interp_figure() -> Figure:
+    _loop(1000)  # warm up
+    return _stable_min(_timed(lambda: _loop(ITERATIONS)), ITERATIONS)
+
+
+def numpy_compute_figure() -> Figure:
+    a = np.linspace(0.0, 1.0, COMPUTE_N)
+    b = np.linspace(1.0, 2.0, COMPUTE_N)
+    c = np.zeros(COMPUTE_N)
+    t = np.empty(COMPUTE_N)
+    reps = 64
+
+    def work() -> None:
+        for _ in range(reps):
+            np.multiply(a, b, out=t)
+            np.add(t, c, out=c)
+
+    work()
+    return _stable_min(_timed(work), reps * COMPUTE_N)
+
+
+def numpy_memory_figure() -> Figure:
+    a = np.ones(MEMORY_N)
+    b = np.ones(MEMORY_N)
+    c = np.empty(MEMORY_N)
+
+    def work() -> None:
+        np.add(a, b, out=c)
+
+    work()
+    return _stable_min(_timed(work), MEMORY_N)
+
+
+def measure() -> dict[str, Figure]:
+    """Every class's figure on this machine, pinned to one CPU."""
+    with _pinned():
+        return {
+            "interp": interp_figure(),
+            "numpy_compute": numpy_compute_figure(),
+            "numpy_memory": numpy_memory_figure(),
+        }
+
+
+def bench_ns() -> float:
+    """The interpreter figure alone (ns per loop iteration)."""
+    with _pinned():
+        return interp_figure().ns
 
 
 def main() -> None:
-    print(f"{bench_ns():.1f}")
+    for name, f in measure().items():
+        print(f"{name:14s} {f.ns:10.3f} ns  (spread {100 * f.spread:.1f} %, {f.repeats} repetitions)")
 
 
 if __name__ == "__main__":

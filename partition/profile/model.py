@@ -7,16 +7,20 @@ Format `partition-profile/1`:
       "app": "fir_pipeline.py",            # app file name (never an absolute path)
       "argv": ["--n", "4096"],             # the app's arguments
       "host": {"machine": "x86_64", "system": "Linux", "python": "3.11.7",
-               "numpy": "2.4.6", "bench_ns": 812.0, "board": null},
+               "numpy": "2.4.6", "bench_ns": 145.0, "board": null,
+               "bench": {"interp": {"ns": 145.0, "spread": 0.01, "repeats": 7},
+                         "numpy_compute": {...}, "numpy_memory": {...}}},
       "wall_s": 0.42,                      # app run time under the profiler
       "plain_wall_s": 0.38,                # same app without the profiler (null if skipped)
       "functions": {"fir": FunctionProfile, ...},
       "edges": [Edge, ...]
     }
 
-`host.bench_ns` is the profiling host's time for a fixed pure-Python
-micro-benchmark (`partition.profile.bench`); boards state theirs, so CPU times
-scale to the board. `host.board` names the board when the profile was made on
+`host.bench` holds the profiling host's figures for each class of CPU work
+(`partition.profile.bench`: interpreter-bound Python, numpy on cached data, numpy
+on data beyond the caches), `host.bench_ns` the interpreter's alone (profiles made
+before the classes have only it); boards state theirs, so CPU times scale to the
+board, each function's interpreter and compiled-code parts by their own ratio. `host.board` names the board when the profile was made on
 it (then no scaling applies).
 
 Values (sample vectors, globals) are encoded by `encode_value`: numpy arrays as
@@ -220,6 +224,9 @@ class FunctionProfile:
     globals: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> encoded value
     globals_changed: list[str] = field(default_factory=list)
     kind: str = "function"  # function, method, nested, generator
+    # the part of a call's time spent inside compiled code (numpy's loops, C functions) rather
+    # than the interpreter, measured on a replayed sampled call; None when not measured
+    native_fraction: float | None = None
 
 
 @dataclass

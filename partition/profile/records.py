@@ -58,6 +58,8 @@ def instance_fields(v: Any) -> tuple[str, ...] | None:
     ):
         return None
     root = (getattr(tp, "__module__", None) or "builtins").split(".")[0]
+    if tp.__dict__.get("__partition_stand_in__"):
+        root = ""  # a decoded self (make_instance): the app's class as recorded
     if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names or record_kind(tp) is not None:
         return None
     d = getattr(v, "__dict__", None)
@@ -79,7 +81,11 @@ def record_values(v: Any, kind: str, fields: tuple[str, ...]) -> list[Any]:
 
 @lru_cache(maxsize=256)
 def _instance_class(name: str) -> type:
-    return type(name, (), {"__module__": __name__, "__doc__": "stand-in of an app class"})
+    return type(
+        name,
+        (),
+        {"__module__": __name__, "__doc__": "stand-in of an app class", "__partition_stand_in__": True},
+    )
 
 
 def make_instance(name: str, fields: tuple[str, ...], values: list[Any]) -> Any:

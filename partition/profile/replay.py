@@ -31,8 +31,9 @@ import numpy as np
 
 from partition.profile.edgecases import edge_vectors
 from partition.profile.model import FunctionProfile, decode_value
+from partition.profile.native import MAX_CALL_S, native_fraction
 from partition.profile.ranges import local_ranges
-from partition.profile.records import record_kind, record_values
+from partition.profile.records import instance_fields, record_kind, record_values
 from partition.profile.sandbox import quiet_sandbox
 from partition.profile.tasks import Task
 
@@ -49,6 +50,9 @@ def _replayable(v: Any) -> bool:
     desc = record_kind(type(v))  # a decoded namedtuple or dataclass (a stand-in of the app's class)
     if desc is not None:
         return all(_replayable(x) for x in record_values(v, *desc))
+    attrs = instance_fields(v)  # a method's self, decoded
+    if attrs is not None:
+        return all(_replayable(getattr(v, a)) for a in attrs)
     return False
 
 
@@ -71,9 +75,32 @@ def replay(tasks: dict[str, Task], functions: dict[str, FunctionProfile]) -> Non
                        for v, s in zip(vals, smp.args)):  # fmt: skip
                 continue
             per_call = fp.total_s / max(fp.calls, 1)
+            if fp.kind == "method":  # self decoded as a stand-in: an object of the app's class again
+                inputs = [_real_self(task, vals) for vals in inputs]
+                if any(vals is None for vals in inputs):
+                    continue
+            if per_call <= MAX_CALL_S:
+                fp.native_fraction = native_fraction(task.fn, inputs[0])
             if not _driver(fp, per_call):
                 fp.local_ranges = local_ranges(task, inputs)
-            fp.samples.extend(edge_vectors(task, fp, inputs[0], max(EDGE_TIME_MIN, 3 * per_call)))
+            if fp.kind != "method":  # (edge vectors vary numbers and arrays, not objects)
+                fp.samples.extend(edge_vectors(task, fp, inputs[0], max(EDGE_TIME_MIN, 3 * per_call)))
+
+
+def _real_self(task: Task, vals: list[Any]) -> list[Any] | None:
+    """A method's decoded arguments with self an object of the method's class (made without
+    calling __init__, its attributes those recorded), or None when the class is not found."""
+    fn = task.fn
+    parts = getattr(fn, "__qualname__", "").split(".")
+    cls: Any = getattr(fn, "__globals__", {}).get(parts[0]) if len(parts) == 2 else None
+    if not isinstance(cls, type) or not vals or instance_fields(vals[0]) is None:
+        return None
+    try:
+        obj = cls.__new__(cls)
+        obj.__dict__.update(vars(vals[0]))
+    except Exception:
+        return None
+    return [obj, *vals[1:]]
 
 
 def _driver(fp: FunctionProfile, per_call: float) -> bool:
@@ -89,6 +116,6 @@ def _opaque(enc: dict[str, Any]) -> bool:
     t = enc.get("t")
     if t == "opaque":
         return True
-    if t in ("list", "tuple", "namedtuple", "dataclass"):
+    if t in ("list", "tuple", "namedtuple", "dataclass", "instance"):
         return any(_opaque(x) for x in enc["items"])
     return False

@@ -117,13 +117,18 @@ def run_app(code: types.CodeType, app: Path, argv: list[str]) -> tuple[int, floa
     return status, seconds, error
 
 
+def _bench() -> dict[str, Any]:
+    figures = bench.measure()
+    return {"bench_ns": figures["interp"].ns, "bench": {k: f.to_json() for k, f in figures.items()}}
+
+
 def _host() -> dict[str, Any]:
     return {
         "machine": platform.machine(),
         "system": platform.system(),
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "bench_ns": bench.bench_ns(),
+        **_bench(),
         "board": os.environ.get("PARTITION_BOARD") or None,
     }
 

@@ -37,6 +37,27 @@ def resource_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def scaling_lines(sc: dict[str, Any]) -> list[str]:
+    """How profiled CPU times became the board's: each class's ratio, its range, its source."""
+    classes = sc.get("classes") or {}
+    if not classes:
+        return [
+            f"CPU times: profiled here, scaled ×{sc['factor']:.1f} to the board's CPU ({sc.get('source', '')})"
+        ]
+    names = {
+        "interp": "interpreter",
+        "numpy_compute": "numpy (cached data)",
+        "numpy_memory": "numpy (DDR-bound)",
+    }
+    parts = [
+        f"{names.get(c, c)} ×{r['ratio']:.1f} (×{r['low']:.1f}–×{r['high']:.1f})" for c, r in classes.items()
+    ]
+    return [
+        "CPU times: profiled here, scaled to the board's CPU: " + ", ".join(parts),
+        f"  source: {sc['source']}; calibrate on the board (boards/<board>.calibrate.py) for measured figures",
+    ]
+
+
 def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
     b = data["board"]
     sc = data["scaling"]
@@ -44,10 +65,7 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
     if sc["profiled_on_board"]:
         lines.append("CPU times: measured on the board")
     else:
-        lines.append(
-            f"CPU times: profiled here, scaled ×{sc['factor']:.1f} to the board's CPU "
-            "(micro-benchmark ratio; calibrate on the board for exact figures)"
-        )
+        lines.extend(scaling_lines(sc))
     lines.append("")
     rows = [("task", "calls", "CPU (board)", "FPGA est.", "where", "why")]
     for t in sorted(data["tasks"], key=lambda t: (-t["cpu_s"], t["name"])):
@@ -96,6 +114,13 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
         f"predicted{what}: all on the CPU {fmt_s(p['all_cpu_s'])} -> this plan {fmt_s(p['plan_s'])}"
         + (f"  ({speed:,.2f}× faster)" if speed else "")
     )
+    rng = p.get("range")
+    if rng and all(r["speedup"] for r in rng.values()):
+        fast, slow = rng["fast_cpu"], rng["slow_cpu"]
+        lines.append(
+            f"  over the board CPU figures' range: {fast['speedup']:,.2f}× (faster CPU) to "
+            f"{slow['speedup']:,.2f}× (slower CPU)"
+        )
     s = data["solver"]
     extra = f", solved in {s['solve_time_s']:.2f} s" if "solve_time_s" in s else ""
     if s.get("gap"):

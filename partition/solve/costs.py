@@ -23,31 +23,46 @@ so FPGA -> FPGA the data stays in DDR and only the rest of the edge's bytes are
 copied (c11 < c01). Scalars travel in registers and cost only their MMIO writes.
 
 CPU times scale from the profiling host to the board by the ratio of their
-times on the same pure-Python micro-benchmark; a profile made on the board
-itself is used as measured.
+times on the same micro-benchmarks, one per class of CPU work (`Scaling`); a
+profile made on the board itself is used as measured.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.estimate import Estimate, KernelVariant, estimate_variant
 from partition.estimate.schedule import stream_beats
-from partition.profile.model import MAIN, Edge, Profile
+from partition.profile.model import MAIN, Edge, FunctionProfile, Profile
 from partition.regmap import register_map
 from partition.solve.model import ChainCost, EdgeCost, Problem, TaskCost, Variant
+
+# per call, the array bytes above which a function's compiled-code time is taken as bound by
+# the board's DDR bandwidth (numpy_memory) rather than by its core (numpy_compute): beyond the
+# Cortex-A9's 512 KB and the A53's 1 MB L2
+MEMORY_BOUND_BYTES = 1 << 20
+CLASS_KEYS = {"interp": "bench_ns", "numpy_compute": "numpy_compute_ns", "numpy_memory": "numpy_memory_ns"}
 
 
 @dataclass
 class Scaling:
-    """How profiled CPU seconds become board seconds."""
+    """How profiled CPU seconds become board seconds: one ratio per class of CPU work (the
+    board's figure over the profiling host's, `partition.profile.bench`), each with the range
+    the board figure's stated uncertainty gives. A function's time is split by its measured
+    `native_fraction` into interpreter time and time in compiled code (numpy), each scaled by
+    its own ratio; without the split (or host figures for the numpy classes) all of it scales
+    like the interpreter."""
 
-    factor: float
+    factor: float  # the interpreter's ratio
     host_bench_ns: float | None
     board_bench_ns: float
     on_board: bool
+    ratios: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # class -> (ratio, low, high)
+    source: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -55,17 +70,66 @@ class Scaling:
             "host_bench_ns": self.host_bench_ns,
             "board_bench_ns": self.board_bench_ns,
             "profiled_on_board": self.on_board,
+            "source": self.source,
+            "classes": {c: {"ratio": r, "low": lo, "high": hi} for c, (r, lo, hi) in self.ratios.items()},
         }
+
+    def _ratio(self, cls: str, k: int) -> float:
+        if cls in self.ratios:
+            return self.ratios[cls][k]
+        return self.ratios["interp"][k] if "interp" in self.ratios else self.factor
+
+    def of(self, fp: FunctionProfile, k: int = 0) -> float:
+        """The ratio for function `fp`'s time (k = 0: the figure, 1: low end, 2: high end)."""
+        interp = self._ratio("interp", k)
+        nf = fp.native_fraction or 0.0
+        if not nf:
+            return interp
+        return (1 - nf) * interp + nf * self._ratio(numpy_class(fp), k)
+
+    def spread(self) -> tuple[float, float]:
+        """The interpreter ratio's low and high ends over its figure."""
+        r = self.ratios.get("interp")
+        return (r[1] / r[0], r[2] / r[0]) if r else (1.0, 1.0)
+
+
+def numpy_class(fp: FunctionProfile) -> str:
+    """Which numpy class a function's compiled-code time belongs to, by the array bytes one call passes."""
+    nbytes = 0
+    for sig in fp.arg_sigs:
+        if sig.get("type") == "ndarray" and sig.get("shape") is not None:
+            n = 1
+            for d in sig["shape"]:
+                n *= int(d)
+            nbytes += n * int(np.dtype(sig["dtype"]).itemsize)
+    return "numpy_memory" if nbytes > MEMORY_BOUND_BYTES else "numpy_compute"
 
 
 def cpu_scaling(profile: Profile, board: Board) -> Scaling:
-    board_ns = float(board.cpu["bench_ns"])
+    cpu = board.cpu
+    board_ns = float(cpu["bench_ns"])
     if profile.host.get("board") == board.name:
-        return Scaling(1.0, profile.host.get("bench_ns"), board_ns, True)
+        return Scaling(
+            1.0, profile.host.get("bench_ns"), board_ns, True, {}, "the profile was made on the board"
+        )
     host_ns = profile.host.get("bench_ns")
     if not host_ns:
-        return Scaling(1.0, None, board_ns, False)
-    return Scaling(board_ns / float(host_ns), float(host_ns), board_ns, False)
+        return Scaling(
+            1.0, None, board_ns, False, {}, "no host measurement in the profile: times used as profiled"
+        )
+    figures = profile.host.get("bench") or {"interp": {"ns": host_ns}}
+    ratios = {}
+    for cls, key in CLASS_KEYS.items():
+        f = figures.get(cls)
+        if not f or not f.get("ns"):
+            continue
+        lo, hi = cpu[f"{key}_range"]
+        host = float(f["ns"])
+        ratios[cls] = (float(cpu[key]) / host, float(lo) / host, float(hi) / host)
+    kinds = {board.source("cpu", k).split(":", 1)[0].strip() for k in CLASS_KEYS.values()}
+    what = "board measurements" if kinds == {"measured"} else "board figures (estimates unless measured)"
+    source = f"host micro-benchmarks in the profile vs {what} in boards/{board.path} [cpu]"
+    return Scaling(ratios["interp"][0], float(host_ns), board_ns, False, ratios, source)
 
 
 @dataclass
@@ -322,10 +386,22 @@ def _merge_edges(edges: list[EdgeCost]) -> list[EdgeCost]:
     return [merged[k] for k in sorted(merged)]
 
 
-def all_cpu_seconds(profile: Profile, scaling: Scaling) -> float:
-    """The whole app on the board's CPU.
+def all_cpu_seconds(profile: Profile, scaling: Scaling, k: int = 0) -> float:
+    """The whole app on the board's CPU (k: 0 the figure, 1 and 2 its low and high ends).
 
     From the instrumented run, the same run the task times come from, so the
-    parts add up (the profiler subtracts its own per-call cost from them).
+    parts add up (the profiler subtracts its own per-call cost from them). The compiled-code
+    time of the outermost functions whose split was measured scales by its own ratio, the
+    rest like the interpreter.
     """
-    return profile.wall_s * scaling.factor
+    measured = {n for n, fp in profile.functions.items() if fp.native_fraction}
+    total = profile.wall_s * scaling.of(_NO_SPLIT, k)
+    for name in measured:
+        fp = profile.functions[name]
+        if measured & set(fp.ancestors):
+            continue  # inside an outer measured call: counted there
+        total += fp.total_s * (scaling.of(fp, k) - scaling.of(_NO_SPLIT, k))
+    return total
+
+
+_NO_SPLIT = FunctionProfile(name="", qualname="", file="", line=0)
