@@ -8,6 +8,9 @@ the timed run is compared), `--runs` times; the figure is the median of the
 per-run ratios (instrumented / plain, both timed around the app inside the
 child process). Target: <= 1.5x.
 
+CPU scale factors: the same profiles' ratios of the board's CPU figures to the host's, per
+class of work; they must stay within ±10 % of their median from one profile to the next.
+
 Plan wall time: from a saved profile, the whole `plan` stage without the app's
 own run — frontend, estimates, ILP, code generation, writing the tree —
 median of `--runs`. Target: < 5 s per example.
@@ -37,6 +40,7 @@ from partition.codegen import build_tree  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
 from partition.plan import Options, make_plan  # noqa: E402
 from partition.profile import run_profile  # noqa: E402
+from partition.solve.costs import cpu_scaling  # noqa: E402
 
 OVERHEAD_APPS = [ROOT / "examples" / f"{e}.py" for e in EXAMPLES] + [
     ROOT / "tests" / "apps" / "conv2d.py",
@@ -44,21 +48,36 @@ OVERHEAD_APPS = [ROOT / "examples" / f"{e}.py" for e in EXAMPLES] + [
 ]
 OVERHEAD_TARGET = 1.5
 PLAN_TARGET_S = 5.0
+SCALE_TARGET = 0.10
 
 
-def overhead(app: Path, runs: int) -> dict:
-    ratios, plain, prof = [], [], []
+def overhead(app: Path, runs: int, board_name: str) -> dict:
+    ratios, plain, prof, scales = [], [], [], {}
+    board = load_board(board_name)
     for _ in range(runs):
         p = run_profile(app, [], samples=3, baseline=True, replay=False)
         ratios.append(p.wall_s / p.plain_wall_s)
         plain.append(p.plain_wall_s)
         prof.append(p.wall_s)
+        for cls, r in cpu_scaling(p, board).ratios.items():
+            scales.setdefault(cls, []).append(r[0])
     return {
         "app": app.relative_to(ROOT).as_posix(),
         "plain_s": statistics.median(plain),
         "profiled_s": statistics.median(prof),
         "overhead": statistics.median(ratios),
         "runs": runs,
+        "cpu_scale": {cls: _spread(v) for cls, v in scales.items()},
+    }
+
+
+def _spread(values: list[float]) -> dict:
+    """The CPU scale factors of successive profiles: their median and how far the extremes are from it."""
+    med = statistics.median(values)
+    return {
+        "values": [round(v, 3) for v in values],
+        "median": med,
+        "max_dev": max(abs(v / med - 1) for v in values),
     }
 
 
@@ -105,6 +124,23 @@ def markdown(over: list[dict], plans: list[dict], env: dict) -> str:
         )
     lines += [
         "",
+        f"## CPU scale factors over {env['runs']} profiles in a row (target: within ±{SCALE_TARGET:.0%} of their median)",
+        "",
+        "The ratio of the board's figure to the profiling host's, per class of CPU work, as each profile",
+        "measured the host (`partition.profile.bench`: minimum over repetitions on one pinned CPU).",
+        "",
+        "| app | class | median | farthest from it | factors | target |",
+        "|---|---|---:|---:|---|---|",
+    ]
+    for r in over:
+        for cls, sc in r["cpu_scale"].items():
+            ok = "met" if sc["max_dev"] <= SCALE_TARGET else "MISSED"
+            lines.append(
+                f"| {r['app']} | {cls} | ×{sc['median']:.1f} | {100 * sc['max_dev']:.1f} % | "
+                f"{', '.join(f'×{v:.1f}' for v in sc['values'])} | {ok} |"
+            )
+    lines += [
+        "",
         f"## `partition plan` without the app's run (target < {PLAN_TARGET_S:g} s)",
         "",
         "| example | board | plan time | FPGA tasks | predicted speedup | target |",
@@ -125,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--board", default="pynq-z2")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = ap.parse_args(argv)
-    over = [overhead(app, args.runs) for app in OVERHEAD_APPS]
+    over = [overhead(app, args.runs, args.board) for app in OVERHEAD_APPS]
     plans = [plan_time(e, args.runs, args.board) for e in EXAMPLES]
     env = {
         "python": platform.python_version(),

@@ -448,6 +448,18 @@ def test_small_app_report_with_verification_in_chromium(tmp_path, small_tree, br
     assert row["cells"] == {"csim": "pass", "rtl_sim": "pass", "cosim": "not-run", "yosys": "fail"}
     cycles = [f for f in data["nums"] if f["path"] == f"verification.{kernel}.rtl_sim.cycles"]
     assert cycles and all(f["value"] == "2270" for f in cycles)
+    # the CPU model: each class's ratio and range, the speedup at both ends, each decision's range
+    paths = {f["path"] for f in data["nums"]}
+    for c in plan_data["scaling"]["classes"]:
+        assert {f"plan.scaling.classes.{c}.{k}" for k in ("ratio", "low", "high")} <= paths
+    assert (
+        "plan.predicted.range.fast_cpu.speedup" in paths and "plan.predicted.range.slow_cpu.speedup" in paths
+    )
+    for i, _ in enumerate(plan_data["sensitivity"]["tasks"]):
+        assert (
+            f"plan.sensitivity.tasks.{i}.holds_from" in paths
+            and f"plan.sensitivity.tasks.{i}.holds_to" in paths
+        )
 
 
 # =====================================================================================

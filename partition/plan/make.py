@@ -20,6 +20,7 @@ from partition.plan.artefacts import (
 )
 from partition.plan.data import plan_data, streamed_kernels
 from partition.plan.preparation import internal_failure, prepare
+from partition.plan.sensitivity import flips, sensitivity
 from partition.profile.model import Profile
 from partition.rtl import RtlKernel, RtlUnsupported, RtlVariantUnsupported, generate_rtl
 from partition.solve import (
@@ -104,6 +105,15 @@ def make_plan(
     warnings = list(prep.warnings)
     sols = solve_prepared(prep, opts, warnings=warnings)
     data = plan_data(profile, board, opts, prep, sols)
+    if not prep.scaling.on_board and prep.scaling.ratios:
+        data["sensitivity"] = sensitivity(prep, sols[0], sols[0].solver, opts.time_limit_s)
+        moved = flips(data["sensitivity"])
+        if moved:
+            warnings.append(
+                f"the placement of {', '.join(moved)} changes within the stated range of the board's CPU "
+                "figures (plan.json sensitivity): calibrate on the board (boards/<board>.calibrate.py, then "
+                "--board-overrides) before trusting it"
+            )
     data["warnings"] = warnings
     kernels = streamed_kernels(data, prep.kernels)
     rtl: dict[str, RtlKernel] = {}

@@ -5,24 +5,22 @@ host to a board's CPU (`partition.profile.bench`), so each function's time is sp
 ufuncs and array operators are invisible to Python's profile hooks, so the split is made the
 other way round: one sampled call is replayed with the interpreter counting the bytecode
 instructions it executes, which cost what the interpreter benchmark's instructions cost on
-average (`ns_per_instruction`); the rest of the call's (untraced, fastest of three) time was
-spent in compiled code. A call longer than `MAX_CALL_S`, or one executing more than
-`MAX_INSTRUCTIONS`, is not split (counting is slow).
+average (`ns_per_instruction`); the rest of the call's profiled time was spent in compiled
+code. Counting stops after `MAX_INSTRUCTIONS` (it is slow): a call whose counted instructions
+already account for its time is all interpreter, any other is not split.
 """
 
 from __future__ import annotations
 
 import copy
 import sys
-import time
 import warnings
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-MAX_CALL_S = 2.0  # per-call time above which no call is replayed for the split
-MAX_INSTRUCTIONS = 3_000_000
+MAX_INSTRUCTIONS = 1_000_000  # counting runs some 10x slower than the interpreter
 
 
 class _TooMany(Exception):
@@ -65,25 +63,19 @@ def ns_per_instruction() -> float:
     return bench.interp_figure().ns / per_iteration
 
 
-def native_fraction(fn: Any, args: list[Any]) -> float | None:
-    """The fraction of `fn(*args)`'s time (on copies of the arguments) spent outside the
-    interpreter; None when the call raises or is too long to count."""
+def native_fraction(fn: Any, args: list[Any], per_call_s: float) -> float | None:
+    """The fraction of a call's time (`per_call_s`, as profiled) spent outside the interpreter,
+    from the instructions `fn(*args)` executes on copies of the arguments; None when the call
+    raises, or when it runs past `MAX_INSTRUCTIONS` without the count already covering its time."""
+    if per_call_s <= 0:
+        return None
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        best = None
-        for _ in range(3):
-            work = copy.deepcopy(args)
-            t0 = time.perf_counter()
-            try:
-                fn(*work)
-            except Exception:
-                return None
-            t = time.perf_counter() - t0
-            best = t if best is None else min(best, t)
-            if t > MAX_CALL_S:
-                return None
         count = count_instructions(fn, copy.deepcopy(args))
-    if count is None or not best:
-        return None
-    interp_s = count * ns_per_instruction() * 1e-9
-    return round(min(1.0, max(0.0, 1.0 - interp_s / best)), 3)
+    ns = ns_per_instruction()
+    if count is None:
+        # past the cap: a call whose first MAX_INSTRUCTIONS already take its whole time is all
+        # interpreter; otherwise the split is unknown
+        return 0.0 if MAX_INSTRUCTIONS * ns * 1e-9 >= per_call_s else None
+    interp_s = count * ns * 1e-9
+    return round(min(1.0, max(0.0, 1.0 - interp_s / per_call_s)), 3)

@@ -31,7 +31,7 @@ import numpy as np
 
 from partition.profile.edgecases import edge_vectors
 from partition.profile.model import FunctionProfile, decode_value
-from partition.profile.native import MAX_CALL_S, native_fraction
+from partition.profile.native import native_fraction
 from partition.profile.ranges import local_ranges
 from partition.profile.records import instance_fields, record_kind, record_values
 from partition.profile.sandbox import quiet_sandbox
@@ -79,8 +79,7 @@ def replay(tasks: dict[str, Task], functions: dict[str, FunctionProfile]) -> Non
                 inputs = [_real_self(task, vals) for vals in inputs]
                 if any(vals is None for vals in inputs):
                     continue
-            if per_call <= MAX_CALL_S:
-                fp.native_fraction = native_fraction(task.fn, inputs[0])
+            fp.native_fraction = native_fraction(task.fn, inputs[0], per_call)
             if not _driver(fp, per_call):
                 fp.local_ranges = local_ranges(task, inputs)
             if fp.kind != "method":  # (edge vectors vary numbers and arrays, not objects)

@@ -59,6 +59,7 @@ from partition.fmt import RESOURCE_NAMES, fmt_bytes, fmt_s
 from partition.fsutil import MANIFEST, write_bytes_atomic
 from partition.report.alternatives import alternatives_view, sweep_view
 from partition.report.bars import resource_bars
+from partition.report.cpu_model import cpu_model_view
 from partition.report.figures import Fig, count_fig, ratio_fig, seconds_fig
 from partition.report.graph_view import graph_view, layout_order, task_graph
 from partition.report.tasks import kernel_details, task_rows
@@ -112,6 +113,7 @@ def render_html(
         gantts=gantt_views(tl) if tl else [],
         segments=segment_rows(tl) if tl else [],
         alternatives=alternatives_view(plan_data),
+        cpu=cpu_model_view(plan_data),
         sweep=sweep_view(plan_data),
         verification=verification_view(plan_data, verification),
         step_titles=STEP_TITLES,

@@ -37,6 +37,34 @@ def resource_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def sensitivity_lines(sens: dict[str, Any]) -> list[str]:
+    """How far the CPU figures may be off before a decision changes, and whether one changes
+    within their stated range."""
+    tasks = sens.get("tasks") or []
+    if not tasks:
+        return []
+    lo = max(t["holds_from"] for t in tasks)
+    hi = min(t["holds_to"] for t in tasks)
+    ms = sens["multipliers"]
+    stated = sens["stated_range"]
+    low = "any lower" if all(t["below_grid"] for t in tasks) else f"×{lo:.2g}"
+    high = "any higher" if all(t["above_grid"] for t in tasks) else f"×{hi:.2g}"
+    text = f"decisions: every placement holds for board CPU times from {low} to {high} of the figures used"
+    edges = []
+    if low != "any lower":
+        who = ", ".join(sorted(t["name"] for t in tasks if t["holds_from"] == lo))
+        edges.append(f"{who} changes between ×{max(m for m in ms if m < lo):.2g} and ×{lo:.2g}")
+    if high != "any higher":
+        who = ", ".join(sorted(t["name"] for t in tasks if t["holds_to"] == hi))
+        edges.append(f"{who} changes between ×{hi:.2g} and ×{min(m for m in ms if m > hi):.2g}")
+    text += f" ({'; '.join(edges)})" if edges else ""
+    rng = f"×{stated[0]:.2g}–×{stated[1]:.2g}"
+    moved = sorted(t["name"] for t in tasks if t["flips_within_range"])
+    if moved:
+        return [text, f"  {', '.join(moved)}: placement changes within the figures' range {rng}"]
+    return [text, f"  no placement changes within the figures' range {rng}"]
+
+
 def scaling_lines(sc: dict[str, Any]) -> list[str]:
     """How profiled CPU times became the board's: each class's ratio, its range, its source."""
     classes = sc.get("classes") or {}
@@ -114,6 +142,7 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
         f"predicted{what}: all on the CPU {fmt_s(p['all_cpu_s'])} -> this plan {fmt_s(p['plan_s'])}"
         + (f"  ({speed:,.2f}× faster)" if speed else "")
     )
+    lines.extend(sensitivity_lines(data.get("sensitivity") or {}))
     rng = p.get("range")
     if rng and all(r["speedup"] for r in rng.values()):
         fast, slow = rng["fast_cpu"], rng["slow_cpu"]
