@@ -19,6 +19,7 @@ from partition.plan.artefacts import Prepared
 from partition.solve import Problem, Solution, top_k
 
 GRID = (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0)
+MAX_TASKS = 40  # beyond, the ten extra solves would cost more than the plan itself: not analysed
 
 
 def scaled(problem: Problem, m: float) -> Problem:
@@ -35,6 +36,8 @@ def sensitivity(
     problem = prep.problem
     if not problem.tasks:
         return {}
+    if len(problem.tasks) > MAX_TASKS:
+        return {"note": f"{len(problem.tasks)} FPGA-capable tasks: the sensitivity is analysed up to {MAX_TASKS}"}
     lo, hi = prep.scaling.spread()
     stated = (round(lo, 4), round(hi, 4))
     ms = sorted({*GRID, *stated})
