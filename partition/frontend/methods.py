@@ -268,6 +268,8 @@ def as_function(
     """The plain function lowered in the method's place, its profile, and how they map back."""
     node = src.node
     line = node.lineno
+    if node.name in ("__init__", "__new__", "__del__", "__post_init__"):
+        raise Reject(line, f"{node.name} sets up or tears down the object (it stays on the CPU)")
     extra = [d for d in _decorators(node) if d != "staticmethod"]
     if extra:
         raise Reject(line, f"method decorated with @{extra[0]} (plain methods and static methods are taken)")
@@ -278,7 +280,11 @@ def as_function(
     sig = fp.arg_sigs[0] if fp.arg_sigs else {}
     if sig.get("type") != "instance":
         what = sig.get("pytype") or sig.get("type") or "nothing"
-        raise Reject(line, f"{self_name} is {what}, not an object whose attributes the profile recorded")
+        raise Reject(
+            line,
+            f"{self_name} is a {what} object whose attributes the profile could not record (objects of the "
+            "app's own classes with up to 32 attributes, no __slots__, are taken apart)",
+        )
     fields = [str(f) for f in sig["fields"]]
     node = copy.deepcopy(node)
     node.body = _InlineCalls(self_name, _class_methods(src.module, str(sig.get("pytype", "")))).visit_stmts(

@@ -37,7 +37,9 @@ def sensitivity(
     if not problem.tasks:
         return {}
     if len(problem.tasks) > MAX_TASKS:
-        return {"note": f"{len(problem.tasks)} FPGA-capable tasks: the sensitivity is analysed up to {MAX_TASKS}"}
+        return {
+            "note": f"{len(problem.tasks)} FPGA-capable tasks: the sensitivity is analysed up to {MAX_TASKS}"
+        }
     lo, hi = prep.scaling.spread()
     stated = (round(lo, 4), round(hi, 4))
     ms = sorted({*GRID, *stated})

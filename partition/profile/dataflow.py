@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from partition.profile.model import Edge
+from partition.profile.records import instance_fields
 
 _ndarray = np.ndarray
 _ref = weakref.ref
@@ -44,8 +45,9 @@ OTHERS_MAX = 1024  # strongly held produced values (not arrays)
 _MAX_LABELS = 4
 
 
-def nbytes_fast(v: Any) -> int:
-    """Bytes a value occupies; lists are measured by their first element (assumed homogeneous)."""
+def nbytes_fast(v: Any, top: bool = True) -> int:
+    """Bytes a value occupies; lists are measured by their first element (assumed homogeneous),
+    an object of the app's class (a method's self) by its attributes (what its kernel moves)."""
     tp = type(v)
     if tp is _ndarray or isinstance(v, _ndarray):
         return v.nbytes
@@ -58,7 +60,11 @@ def nbytes_fast(v: Any) -> int:
     if tp is list:
         return len(v) * nbytes_fast(v[0]) if v else 0
     if tp is tuple:
-        return sum(nbytes_fast(x) for x in v)
+        return sum(nbytes_fast(x, False) for x in v)
+    if top:
+        attrs = instance_fields(v)
+        if attrs is not None:
+            return sum(nbytes_fast(getattr(v, a, None), False) for a in attrs)
     return 0
 
 
