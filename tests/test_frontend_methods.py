@@ -185,3 +185,28 @@ def test_a_method_calling_a_method_is_inlined_and_keeps_the_state(tmp_path):
         for name, want in vs.outputs.items():
             np.testing.assert_allclose(run.arrays[name], want, rtol=1e-12)
         assert run.ret == vs.ret  # integral: the first returned scalar, in the return register
+
+
+SENSOR_APP = ROOT / "benchmarks" / "numpy_corpus" / "app_sensor_node.py"
+
+
+def test_a_board_app_whose_classes_live_in_a_local_module_runs_from_its_host_folder(tmp_path):
+    """The classes come from board_classes.py beside the app: the host folder carries it too, and
+    the unchanged app runs there with its methods accelerated (the CPU backend runs the runtime's
+    guards, attribute reads and write-backs with Python behind them)."""
+    tree = tmp_path / "tree"
+    cmd = [sys.executable, "-m", "partition", "plan", str(SENSOR_APP), "--board", "pynq-z2", "--out", str(tree),
+           "--quiet"]  # fmt: skip
+    subprocess.run(cmd, check=True, capture_output=True, cwd=ROOT)
+    host = tree / "host"
+    assert (host / "board_classes.py").read_bytes() == (SENSOR_APP.parent / "board_classes.py").read_bytes()
+    spec = json.loads((host / "app_sensor_node_kernels.json").read_text())
+    methods = {k["task"] for k in spec["kernels"] if k.get("method")}
+    assert "board_classes.FixedFir.__call__" in methods and len(methods) >= 4
+    want = subprocess.run(
+        [sys.executable, str(SENSOR_APP)], capture_output=True, text=True, check=True
+    ).stdout
+    run = subprocess.run([sys.executable, "run_app.py", "--backend", "cpu", "--quiet"], cwd=host,
+                         capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout == want

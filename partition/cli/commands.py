@@ -102,7 +102,7 @@ def _planned(args: argparse.Namespace, app: Path, prof, opts):
 
 
 def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.codegen import build_tree
+    from partition.codegen import build_tree, local_modules
     from partition.fsutil import check_user_changes, write_tree
     from partition.report import plan_output, progress, summary
 
@@ -123,7 +123,7 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
         with progress.step(f"planning: translate, estimate, solve ({what})"):
             plan, board = _planned(args, app, prof, opts)
         with progress.step(f"generating the build tree {out}"):
-            files, executable = build_tree(plan, prof, board, app.read_bytes())
+            files, executable = build_tree(plan, prof, board, app.read_bytes(), local_modules(prof, app))
             write_tree(out, files, executable)
         t2 = time.perf_counter()
     if args.json:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from partition.codegen.hls import CSIM_BINARY, CSIM_FLAGS, FLOAT_TOLERANCE, csim_command, generate_hls
 from partition.codegen.host import executables, generate_host, host_spec
-from partition.codegen.tree import build_tree
+from partition.codegen.tree import build_tree, local_modules
 from partition.codegen.vivado import (
     VIVADO_VERSION,
     VivadoKernel,
@@ -40,5 +40,6 @@ __all__ = [
     "hls_vlnv",
     "host_spec",
     "kernel_cell",
+    "local_modules",
     "overlay_files",
 ]

@@ -45,12 +45,17 @@ def kernel_chains(plan: Plan) -> list[tuple[str, str, str, str]]:
 
 
 def build_tree(
-    plan: Plan, profile: Profile, board: Board, app_source: bytes
+    plan: Plan,
+    profile: Profile,
+    board: Board,
+    app_source: bytes,
+    modules: dict[str, bytes] | None = None,
 ) -> tuple[dict[str, bytes], set[str]]:
     """Files of the build tree (relative path -> content) and which of them are executable.
 
-    `app_source` is the app's own file: the host folder carries a copy, so the
-    app runs unmodified on the board with its tasks swapped for kernels.
+    `app_source` is the app's own file and `modules` the app's local modules that hold tasks
+    (path relative to the app's folder -> content, `local_modules`): the host folder carries
+    copies, so the app runs unmodified on the board with its tasks swapped for kernels.
     """
     files: dict[str, bytes] = {}
     executable: set[str] = set()
@@ -112,6 +117,8 @@ def build_tree(
         host_files = generate_host(
             PurePosixPath(plan.data["app"]).name, app_source, fpga_kernels, plan.data, board, profile=profile
         )
+        for rel, data in sorted((modules or {}).items()):
+            host_files[f"host/{rel}"] = data
         files.update(host_files)
         executable |= executables(host_files)
         files.update(
@@ -140,3 +147,19 @@ def build_tree(
         hls_project=HLS_PROJECT,
     ).encode()
     return dict(sorted(files.items())), executable
+
+
+def local_modules(profile: Profile, app: Path) -> dict[str, bytes]:
+    """The app's local modules that hold profiled functions (the files beside or below the app
+    the profile names), which the host copy of the app imports."""
+    out: dict[str, bytes] = {}
+    for fp in profile.functions.values():
+        rel = PurePosixPath(fp.file)
+        if fp.file in out or (rel.name == app.name and len(rel.parts) == 1):
+            continue
+        if rel.is_absolute() or ".." in rel.parts:
+            continue
+        path = app.parent / rel
+        if path.is_file():
+            out[fp.file] = path.read_bytes()
+    return out

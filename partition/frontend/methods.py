@@ -120,6 +120,8 @@ class _Rewrite(ast.NodeTransformer):
 
     def visit_Return(self, node: ast.Return) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
+        if not self.shape.assigned:  # the method's own result, as it is
+            return node
         return ast.copy_location(ast.Return(value=self.with_state(node.value, node)), node)
 
     def with_state(self, value: ast.expr | None, like: ast.AST) -> ast.expr:
@@ -359,11 +361,15 @@ def _profile(fp: FunctionProfile, shape: MethodShape, sig: dict[str, Any]) -> Fu
 
 
 def _one_type(sig: dict[str, Any]) -> dict[str, Any]:
-    """An attribute seen as a Python float and as a numpy float64 (state that starts as 0.0 and
-    becomes numpy's once numpy arithmetic updates it) is a float64: the host's check sends the
-    calls with a Python float to the CPU, where Python keeps its own type."""
-    if sig.get("type") == "mixed" and sorted(sig.get("types", [])) == ["float", "npscalar[float64]"]:
-        return {"type": "npscalar", "dtype": "float64"}
+    """An attribute seen as a Python number and as one numpy scalar type (state that starts as
+    0.0 and becomes numpy's once numpy arithmetic updates it) is that numpy type: the host's check
+    sends the calls where it is still the Python number to the CPU, where Python keeps its own
+    type (the first call, typically)."""
+    types = sorted(sig.get("types", [])) if sig.get("type") == "mixed" else []
+    numpy = [t for t in types if t.startswith("npscalar[")]
+    python = [t for t in types if t in ("int", "float", "bool")]
+    if len(numpy) == 1 and python and len(numpy) + len(python) == len(types):
+        return {"type": "npscalar", "dtype": numpy[0][len("npscalar[") : -1]}
     return sig
 
 
