@@ -262,7 +262,13 @@ class Expressions:
         if kind is None or k < 0:
             raise Reject(line, f"{describe(a.pt)} ** {k}")
         ra = range_of(a.pt)
-        if isinstance(kind, PyInt) and ra is not None and ra[0] == ra[1] and (k <= 64 or abs(ra[0]) <= 1):
+        if (
+            isinstance(kind, PyInt)
+            and ra is not None
+            and ra[0] == ra[1]
+            and k > 16
+            and (k <= 64 or abs(ra[0]) <= 1)
+        ):
             v = ra[0] ** k  # a constant (2 ** 31): folded, as Python computes it exactly
             if fits((v, v), INT64):
                 return TE(PyInt(v, v), const(v, ir_dtype(PyInt(v, v))))

@@ -22,3 +22,80 @@ def power_of_array(x):
 
 def power_of_int(x: int) -> int:
     return x**17
+
+
+def band_sum(freqs, psd, lo, hi):
+    mask = (freqs >= lo) & (freqs < hi)
+    return np.sum(freqs[mask] * psd[mask]) / np.sum(psd[mask])
+
+
+def band_mean(freqs, lo, hi):
+    return np.mean(freqs[(freqs >= lo) & (freqs < hi)])
+
+
+def count_by_class(class_, n_classes, weights):
+    totals = np.zeros(n_classes)
+    for c in range(n_classes):
+        totals[c] = np.sum(weights[class_ == c])
+    return totals
+
+
+def int_sum_above(x, t):
+    return x[x > t].sum()
+
+
+def spread_of_inliers(x, k):
+    z = (x - x.mean()) / x.std()
+    return x[np.abs(z) < k].std()
+
+
+def var_ddof(x):
+    return np.var(x[x > 0], ddof=1)
+
+
+def max_below(x, t):
+    return np.max(x[x < t])
+
+
+def min_of_2d(a):
+    return a[a % 3 == 1].min()
+
+
+def count_selected(x, t):
+    return len(x[x > t])
+
+
+def argmax_selected(x):
+    return np.argmax(x[x != 0])
+
+
+def scaled_mean(x):
+    return (x[x > 0] * 2 - 1).mean()
+
+
+def embedding_bag(table, ids):
+    return table[ids].sum(axis=0)
+
+
+def pick_rows(table, ids):
+    return table[ids]
+
+
+def cross_entropy(logits, labels):
+    n = logits.shape[0]
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return -np.mean(log_probs[np.arange(n), labels])
+
+
+def pairs(a, rows, cols):
+    return a[rows, cols]
+
+
+def kept(x):
+    return x[x > 0]
+
+
+def named_selection(x):
+    pos = x[x > 0]
+    return pos.sum()

@@ -19,6 +19,7 @@ from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import (
     AV,
+    CountDyn,
     Dyn,
     Ix,
     Operand,
@@ -285,6 +286,13 @@ class ArrayStatements:
 
     def no_dyn(self, shape: tuple, line: int, what: str) -> None:
         """Refuse a value of run-time length where it would outlive its statement."""
+        if any(isinstance(d, CountDyn) for d in shape):
+            raise Reject(
+                line,
+                f"{what}: a boolean-mask selection (its length is the number of true elements, known only "
+                "at run time) can be reduced within one statement (np.sum(x[mask]), x[mask].mean()), not "
+                "kept under a name, passed or returned: a kernel's arrays have a fixed length",
+            )
         if has_dyn(shape):
             raise Reject(
                 line,
