@@ -10,12 +10,14 @@ and must pass C simulation against Python's results.
 from __future__ import annotations
 
 import copy
+import shutil
 import warnings
 from pathlib import Path
 
 import numpy as np
+import pytest
 from frontend_cases import mask_kernels as M
-from frontend_util import check_close, profile_calls
+from frontend_util import check_close, csim_pass, profile_calls
 
 from partition.frontend import Rejected, translate
 from partition.interp import execute
@@ -82,3 +84,117 @@ def test_a_large_power_of_a_python_int_falls_back_beyond_64_bits():
         got, status = run(k, (x,))
         assert status == 1 or got == x**17
     assert run(k, (20,))[1] == 1  # 20 ** 17 needs more than 64 bits: the CPU computes it
+
+
+# ---------------------------------------------------------------- boolean-mask selections
+
+F = RNG.uniform(0, 10, 9)
+P = RNG.uniform(0, 1, 9)
+X = RNG.standard_normal(12)
+XI = np.array([2**31 - 1, 2**31 - 1, -(2**31), 7, -3, 0, 1, 2**31 - 1], np.int32)
+NAN = np.array([np.nan, 1.0, -1.0, 3.0, np.nan, -2.0, 0.5, 0.0, -0.0, np.inf, -np.inf, 2.0])
+CLS = RNG.integers(0, 3, 11)
+A2 = RNG.integers(-20, 20, (3, 5)).astype(np.int16)
+
+# name: (function, profiled calls, unseen calls); empty selections among both
+SELECTIONS = {
+    "band_sum": (M.band_sum, [(F, P, 2.0, 7.0), (F, P, 0.0, 10.0), (F, P, 20.0, 30.0)], [(F, P, 5.0, 5.5)]),
+    "band_mean": (M.band_mean, [(F, 2.0, 7.0), (F, 0.0, 10.0), (F, 20.0, 30.0)], [(-F, 0.0, 1.0)]),
+    "count_by_class": (M.count_by_class, [(CLS, 4, RNG.uniform(0, 1, 11)), (CLS * 0, 4, np.ones(11))], []),
+    "int_sum_above": (M.int_sum_above, [(XI, 0), (XI, 10), (XI, 2**31 - 1)], [(XI, -(2**31)), (XI, 5)]),
+    "spread_of_inliers": (M.spread_of_inliers, [(X, 1.0), (X, 2.0)], [(X, 0.0), (X, -1.0)]),
+    "var_ddof": (M.var_ddof, [(X,), (-np.abs(X),), (np.where(np.arange(12) == 3, 1.0, -1.0),)], [(NAN,)]),
+    "max_below": (M.max_below, [(X, 0.0), (X, 1.0), (NAN, 0.5)], [(X, -100.0)]),
+    "min_of_2d": (M.min_of_2d, [(A2,), (A2 + 1,)], [(np.zeros((3, 5), np.int16),)]),
+    "count_selected": (M.count_selected, [(X, 0.0), (X, 5.0), (X, -5.0)], [(NAN, 0.0)]),
+    "count_nonzero_mask": (M.count_nonzero_mask, [(XI, 0), (XI, 7)], [(XI * 0, 0)]),
+    "argmax_selected": (M.argmax_selected, [(XI,), (XI[::-1].copy(),)], [(XI * 0,)]),
+    "scaled_mean": (M.scaled_mean, [(XI,), (-np.abs(XI),)], []),
+}  # fmt: skip
+
+
+def check_all(fn, calls, unseen):
+    """The kernel on every profiled and unseen call: Python's result with status 0, or (where
+    Python raises, or a compiled-in scalar differs) the call handed to the CPU."""
+    k = kernel_of(fn, calls)
+    for args in [*calls, *unseen]:
+        got, status = run(k, args)
+        try:
+            want = python(fn, args)
+        except (ValueError, IndexError):
+            assert status == 1, (fn.__name__, args)
+            continue
+        if status == "cpu":
+            continue
+        assert status == 0 and same(got, want), (fn.__name__, args, got, want)
+    return k
+
+
+@pytest.mark.parametrize("name", sorted(SELECTIONS))
+def test_mask_selections_reduce_as_numpy_does(name):
+    check_all(*SELECTIONS[name])
+
+
+def test_a_reduced_selection_stores_nothing():
+    """A reduction of a selection reads the mask and the elements where they are: no array."""
+    k = kernel_of(M.band_mean, SELECTIONS["band_mean"][1])
+    assert k.locals == []
+
+
+def test_an_empty_selection():
+    k = kernel_of(M.band_mean, [(F, 2.0, 7.0), (F, 20.0, 30.0)])
+    got, status = run(k, (F, 20.0, 30.0))
+    assert status == 0 and np.isnan(got)  # numpy: NaN, with a RuntimeWarning
+    k = kernel_of(M.max_below, [(X, 0.0), (X, 1.0)])
+    assert run(k, (X, -100.0))[1] == 1  # numpy raises ValueError: the CPU runs the call
+
+
+@pytest.mark.parametrize(
+    "fn, args, needle",
+    [
+        (M.kept, (X,), "a boolean-mask selection"),
+        (M.named_selection, (X,), "not kept under a name"),
+        (M.mixed_index, (A2, np.array([0, 2])), "mixed with slices or integers"),
+        (M.row_mask, (A2, np.array([True, False, True])), "leading axes"),
+    ],
+)
+def test_what_a_kernel_cannot_hold_is_refused(fn, args, needle):
+    fp = profile_calls(fn, [args], APP_DIR)
+    r = translate(fp, APP_DIR)
+    assert isinstance(r, Rejected) and needle in r.reason, getattr(r, "reason", r)
+
+
+# ---------------------------------------------------------------- index arrays
+
+TAB = RNG.standard_normal((10, 4))
+IDS = RNG.integers(0, 10, 6)
+LG = RNG.standard_normal((5, 4))
+LB = RNG.integers(0, 4, 5)
+
+GATHERS = {
+    "embedding_bag": (
+        M.embedding_bag,
+        [(TAB, IDS), (TAB, -IDS - 1)],
+        [(TAB, np.array([0, 10, 1, 2, 3, 4])), (TAB, np.array([-11, 1, 1, 2, 3, 4])),
+         (TAB, np.array([2**63 - 1, 0, 0, 0, 0, -(2**63)]))],
+    ),
+    "pick_rows": (M.pick_rows, [(TAB, IDS)], [(TAB, IDS * 2)]),
+    "pick_rows_u16": (M.pick_rows, [(TAB, IDS.astype(np.uint16))], [(TAB, np.array([9, 10, 0, 0, 0, 65535], np.uint16))]),
+    "cross_entropy": (M.cross_entropy, [(LG, LB), (LG * 30, LB[::-1].copy())], [(LG, LB + 1), (LG, LB - 4), (LG, LB - 5)]),
+    "pairs": (M.pairs, [(LG, LB, LB), (LG, LB, -LB)], [(LG, LB * 2, LB), (LG, LB, LB + 4)]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(GATHERS))
+def test_index_arrays_gather_or_fall_back_where_numpy_raises(name):
+    check_all(*GATHERS[name])
+
+
+# ---------------------------------------------------------------- C simulation
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_masks_and_gathers_pass_c_simulation(tmp_path):
+    cases = {name: (fn, calls) for name, (fn, calls, _) in {**SELECTIONS, **GATHERS}.items()}
+    cases["q31_mul"] = (M.q31_mul, [(XI, XI[::-1].copy())])
+    csim_pass(tmp_path, cases)

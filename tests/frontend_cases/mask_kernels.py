@@ -99,3 +99,15 @@ def kept(x):
 def named_selection(x):
     pos = x[x > 0]
     return pos.sum()
+
+
+def count_nonzero_mask(x, t):
+    return np.count_nonzero(x > t) + np.count_nonzero(x)
+
+
+def mixed_index(a, ids):
+    return a[ids, 0]
+
+
+def row_mask(a, rows):
+    return a[rows].sum()
