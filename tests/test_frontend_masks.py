@@ -135,6 +135,16 @@ def test_mask_selections_reduce_as_numpy_does(name):
     check_all(*SELECTIONS[name])
 
 
+CR, CI = np.meshgrid(np.linspace(-2, 1, 7), np.linspace(-1.2, 1.2, 5))
+
+
+def test_selections_combine_in_masked_assignments():
+    """`z[m] = z[m] * z[m] + c[m]`: the value at each true position (numpy packs both sides)."""
+    check_all(M.escape_counts, [(CR, CI, 20), (CR * 0.5, CI * 0.5, 9)], [(CR, CI, 3)])
+    x, y = RNG.integers(-9, 9, 10).astype(np.int32), RNG.integers(-9, 9, 10).astype(np.int32)
+    check_all(M.scale_selected, [(x, y, 0), (x, y, 5), (x, y, 100)], [(x, y, -100)])
+
+
 def test_a_reduced_selection_stores_nothing():
     """A reduction of a selection reads the mask and the elements where they are: no array."""
     k = kernel_of(M.band_mean, SELECTIONS["band_mean"][1])
@@ -156,6 +166,7 @@ def test_an_empty_selection():
         (M.named_selection, (X,), "not kept under a name"),
         (M.mixed_index, (A2, np.array([0, 2])), "mixed with slices or integers"),
         (M.row_mask, (A2, np.array([True, False, True])), "leading axes"),
+        (M.other_mask_value, (X, X[::-1].copy()), "write y[mask] with the same mask"),
     ],
 )
 def test_what_a_kernel_cannot_hold_is_refused(fn, args, needle):
@@ -197,4 +208,5 @@ def test_index_arrays_gather_or_fall_back_where_numpy_raises(name):
 def test_masks_and_gathers_pass_c_simulation(tmp_path):
     cases = {name: (fn, calls) for name, (fn, calls, _) in {**SELECTIONS, **GATHERS}.items()}
     cases["q31_mul"] = (M.q31_mul, [(XI, XI[::-1].copy())])
+    cases["escape_counts"] = (M.escape_counts, [(CR, CI, 20)])
     csim_pass(tmp_path, cases)

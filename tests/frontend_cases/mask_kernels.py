@@ -111,3 +111,27 @@ def mixed_index(a, ids):
 
 def row_mask(a, rows):
     return a[rows].sum()
+
+
+def escape_counts(cr, ci, max_iter):
+    """mandelbrot_masked on real and imaginary parts: the points still bounded are iterated."""
+    zr = np.zeros_like(cr)
+    zi = np.zeros_like(ci)
+    counts = np.zeros(cr.shape, dtype=np.int32)
+    for _ in range(max_iter):
+        m = zr * zr + zi * zi <= 4.0
+        zr_next = zr * zr - zi * zi + cr
+        zi[m] = 2.0 * zr[m] * zi[m] + ci[m]
+        zr[m] = zr_next[m]
+        counts[m] += 1
+    return counts
+
+
+def scale_selected(x, y, t):
+    x[x > t] = x[x > t] * 2 - y[x > t]
+    return x
+
+
+def other_mask_value(x, y):
+    x[x > 0] = y[y > 0]
+    return x

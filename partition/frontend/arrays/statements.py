@@ -17,6 +17,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.selections import mask_key
 from partition.frontend.arrays.values import (
     AV,
     CountDyn,
@@ -183,10 +184,12 @@ class ArrayStatements:
         return view, mask, target.slice
 
     def masked_value(
-        self, value: ast.expr, mask_node: ast.expr, shape: tuple[int, ...], line: int
+        self, value: ast.expr, mask_node: ast.expr, mask: AV, shape: tuple[int, ...], line: int
     ) -> Operand:
         """The value assigned through a mask: a scalar, or `y[mask]` with the same mask (numpy
-        then takes y's element at each true position: y where the mask holds)."""
+        then takes y's element at each true position: y where the mask holds), or an
+        elementwise expression of such selections and scalars (`z[m] * z[m] + c[m]`: its
+        k-th element is that of the k-th true position, so again the value there)."""
         if (
             isinstance(value, ast.Subscript)
             and ast.dump(value.slice) == ast.dump(mask_node)
@@ -196,6 +199,13 @@ class ArrayStatements:
             if y.shape == shape:
                 return y
         val = self.operand(value)
+        if (
+            isinstance(val, AV)
+            and val.sel is not None
+            and val.sel.shape == shape
+            and val.sel.key == mask_key(mask)
+        ):
+            return AV(shape, val.dtype, val.sel.value)
         if isinstance(val, AV):
             raise Reject(
                 line,
@@ -211,7 +221,7 @@ class ArrayStatements:
         if masked is not None:
             view, mask, mask_node = masked
             return self.store_loop(
-                view, self.masked_value(value, mask_node, view.shape, line), line, mask=mask
+                view, self.masked_value(value, mask_node, mask, view.shape, line), line, mask=mask
             )
         view = self.target_view(target, line)
         val = self.operand(value)
@@ -230,7 +240,7 @@ class ArrayStatements:
         mask = None
         if masked is not None:
             view, mask, mask_node = masked
-            val = self.masked_value(value, mask_node, view.shape, line)
+            val = self.masked_value(value, mask_node, mask, view.shape, line)
         else:
             view = self.target_view(target, line)
             val = self.operand(value)
