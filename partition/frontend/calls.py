@@ -100,6 +100,7 @@ class Calls:
                     arr is None
                     and isinstance(arg, ast.Subscript)
                     and not isinstance(arg.slice, (ast.Slice, ast.Tuple))
+                    and self.arr.rank_of(arg.slice) is None  # an index array: a gather or a selection
                 ):
                     rows = self.array_of(arg.value)  # len(a[i]): the length of a row of a 2-D array or list
                     if rows is not None and len(rows.shape) == 2:

@@ -105,12 +105,8 @@ def count_nonzero_mask(x, t):
     return np.count_nonzero(x > t) + np.count_nonzero(x)
 
 
-def mixed_index(a, ids):
-    return a[ids, 0]
-
-
-def row_mask(a, rows):
-    return a[rows].sum()
+def mixed_index_slice(a, ids):
+    return a[ids, 1:].sum()
 
 
 def escape_counts(cr, ci, max_iter):
@@ -135,3 +131,31 @@ def scale_selected(x, y, t):
 def other_mask_value(x, y):
     x[x > 0] = y[y > 0]
     return x
+
+
+def class_centroids(X, labels, k):
+    out = np.zeros((k, X.shape[1]))
+    for c in range(k):
+        out[c] = X[labels == c].mean(axis=0)
+    return out
+
+
+def row_selection_stats(X, labels):
+    rows = X[labels > 0]
+    return rows.sum()
+
+
+def selected_rows_total(X, labels):
+    return X[labels > 0].sum() + np.max(X[labels > 0], axis=0).sum() + len(X[labels > 0])
+
+
+def row_entries(a, ids, j):
+    return a[ids, j] + a[1, ids]
+
+
+def first_positive(x):
+    return x[x > 0][0]
+
+
+def gathered_len(table, ids):
+    return len(table[ids]) * 100 + len(table[ids[:2]])

@@ -263,6 +263,8 @@ class Reductions:
 
         def line_of(idx: tuple[Ix, ...]) -> AV:
             rest = (*idx[:axis], *idx[axis + 1 :]) if keepdims else idx
+            if axis == 0 and a.sel is not None and len(a.sel.shape) == rank:  # rows a mask selects
+                return self.selected_line(a, rest)
 
             def at(k: tuple[Ix, ...]) -> TE:
                 return a.at((*rest[:axis], k[0], *rest[axis:]))

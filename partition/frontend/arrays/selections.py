@@ -12,7 +12,8 @@
   the kernel never reads outside its array.
 * `x[mask]` with a boolean array `mask` of x's shape: the selected elements in
   row-major order, a 1-D array whose length (the number of true elements) is
-  known only at run time. A reduction of it (`np.sum(x[mask])`,
+  known only at run time; with a mask of x's leading axes (`X[labels == c]`),
+  the selected rows. A reduction of it (`np.sum(x[mask])`,
   `x[mask].mean()`) loops over the mask and takes the selected elements in
   that same order, storing nothing; selections by one mask combine
   elementwise (`np.sum(f[mask] * p[mask])`). Anything else reads the elements
@@ -63,43 +64,60 @@ class Selections:
                     )
                 return self.select(base, index, node)
             return self.gather(base, [index], node)
-        if len(arrays) != len(parts):
+        if any(
+            isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value in (None, Ellipsis))
+            for p in parts
+        ):
             raise Reject(
                 line,
-                f"{text(node)}: index arrays mixed with slices or integers (numpy's mixed advanced "
-                "indexing is not supported; index every axis with an array, or use a loop)",
+                f"{text(node)}: index arrays mixed with slices (numpy's mixed advanced indexing is not "
+                "supported; index the leading axes with arrays and integers, or use a loop)",
             )
-        indices = [self.av(p) for p in parts]
-        if any(i.dtype.is_bool for i in indices):
+        if len(parts) > len(base.shape):
+            raise Reject(line, f"{text(node)}: {len(parts)} indices for a {len(base.shape)}-D array")
+        # integers among index arrays broadcast with them (numpy): a fixed index of their axis
+        indices = [
+            self.av(p) if p in arrays else self.int_index(p, n, line) for p, n in zip(parts, base.shape)
+        ]
+        if any(isinstance(i, AV) and i.dtype.is_bool for i in indices):
             raise Reject(line, f"{text(node)}: a boolean mask among several indices")
         return self.gather(base, indices, node)
 
     # ------------------------------------------------------------ gathers
 
-    def gather(self, base: AV, indices: list[AV], node: ast.AST) -> AV:
-        """base[i0, i1, ...] for integer arrays i_k: numpy's integer-array indexing of the first axes."""
+    def gather(self, base: AV, indices: list[AV | Ix], node: ast.AST) -> AV:
+        """base[i0, i1, ...] for integer arrays i_k (or in-bounds integer indices among them):
+        numpy's integer-array indexing of the first axes."""
         line = self.lw.where(node)
         k = len(indices)
         if k > len(base.shape):
             raise Reject(line, f"{text(node)}: {k} index arrays for a {len(base.shape)}-D array")
-        for index in indices:
+        arrays = [i for i in indices if isinstance(i, AV)]
+        for index in arrays:
             if not index.dtype.is_int:
                 raise Reject(
                     line,
                     f"{text(node)}: indexing with a {index.dtype.name} array (numpy takes integer arrays "
                     "and boolean masks)",
                 )
-        ishape = broadcast([i.shape for i in indices])
-        if ishape is None or has_dyn(ishape) or has_dyn(base.shape):
+        if any(has_dyn(i.shape) for i in arrays) or has_dyn(base.shape):
+            raise Reject(
+                line, f"{text(node)}: an index array or array whose length is known only at run time"
+            )
+        ishape = broadcast([i.shape for i in arrays])
+        if ishape is None:
             raise Reject(line, f"{text(node)}: index arrays whose shapes do not broadcast (numpy raises)")
         for index, n in zip(indices, base.shape):
-            self.check_indices(index, n, line, text(node))
+            if isinstance(index, AV):
+                self.check_indices(index, n, line, text(node))
         r = len(ishape)
         shape = (*ishape, *base.shape[k:])
 
         def at(idx: tuple[Ix, ...]) -> TE:
             pos = [
                 in_bounds(index.at(bcast(idx[:r], index.shape, ishape)).e, n)
+                if isinstance(index, AV)
+                else index
                 for index, n in zip(indices, base.shape)
             ]
             return base.at((*pos, *idx[r:]))
@@ -127,59 +145,73 @@ class Selections:
     # ------------------------------------------------------------ boolean masks
 
     def select(self, base: AV, mask: AV, node: ast.AST) -> AV:
-        """base[mask] for a boolean array `mask` of base's shape: the selected elements, row-major."""
+        """base[mask] for a boolean array `mask` of base's shape (the selected elements,
+        row-major) or of its leading axes (the selected rows, `X[labels == c]`)."""
         line = self.lw.where(node)
         what = text(node)
         if has_dyn(base.shape) or has_dyn(mask.shape):
             raise Reject(line, f"{what}: a boolean mask of a slice whose length is known only at run time")
-        if mask.shape != base.shape:
-            if len(mask.shape) < len(base.shape) and base.shape[: len(mask.shape)] == mask.shape:
-                raise Reject(
-                    line, f"{what}: a boolean mask of the leading axes (selecting rows) is not supported"
-                )
+        k = len(mask.shape)
+        if k > len(base.shape) or base.shape[:k] != mask.shape:
             raise Reject(
                 line,
                 f"{what}: a boolean mask of shape {mask.shape} for an array of shape {base.shape} (numpy raises)",
             )
-        full = base.shape
-        size = math.prod(full)
+        full, rest = base.shape, base.shape[k:]
+        rows = math.prod(mask.shape)
         key = mask_key(mask)
-        sel = Selection(full, lambda idx: mask.at(idx).e, base.at, key)
-        cdt = narrowest_signed(0, size) or INT64
+        sel = Selection(full, lambda idx: mask.at(idx[:k]).e, base.at, (key, full))
+        cdt = narrowest_signed(0, rows) or INT64
 
         def count() -> ir.Expr:
             cnt = self.scalar_temp("cnt", cdt)
 
             def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
-                return [ir.If(sel.mask(idx), [ir.Assign(cnt.name, _inc(cnt), line)], [], line)]
+                return [ir.If(mask.at(idx).e, [ir.Assign(cnt.name, _inc(cnt), line)], [], line)]
 
             self.emit(
-                [ir.Assign(cnt.name, const(0, cdt), line), *self.loop_nest(full, line, body)], line, what
+                [ir.Assign(cnt.name, const(0, cdt), line), *self.loop_nest(mask.shape, line, body)],
+                line,
+                what,
             )
             return cnt
 
-        length = CountDyn(count, size, key)
+        length = CountDyn(count, rows, key)
         packed: list[AV] = []
 
         def at(idx: tuple[Ix, ...]) -> TE:
             if not packed:
-                tmp = self.temp_view(base.dtype, (length,))
+                tmp = self.temp_view(base.dtype, (length, *rest))
                 cnt = self.scalar_temp("cnt", cdt)
 
-                def body(full_idx: tuple[Ix, ...]) -> list[ir.Stmt]:
-                    value = self.lw.store_value(sel.value(full_idx), tmp.base, line)
-                    store = ir.Store(tmp.base.name, (cnt,), value, line)
-                    return [
-                        ir.If(sel.mask(full_idx), [store, ir.Assign(cnt.name, _inc(cnt), line)], [], line)
-                    ]
+                def body(row: tuple[Ix, ...]) -> list[ir.Stmt]:
+                    def copy(r: tuple[Ix, ...]) -> list[ir.Stmt]:
+                        value = self.lw.store_value(base.at((*row, *r)), tmp.base, line)
+                        return [ir.Store(tmp.base.name, (cnt, *(i.e for i in r)), value, line)]
+
+                    then = [*self.loop_nest(rest, line, copy), ir.Assign(cnt.name, _inc(cnt), line)]
+                    return [ir.If(mask.at(row).e, then, [], line)]
 
                 tmp.base.stored = True
-                stmts = [ir.Assign(cnt.name, const(0, cdt), line), *self.loop_nest(full, line, body)]
+                stmts = [ir.Assign(cnt.name, const(0, cdt), line), *self.loop_nest(mask.shape, line, body)]
                 self.emit(stmts, line, what)
                 packed.append(self.view_av(tmp))
             return packed[0].at(idx)
 
-        return AV((length,), base.dtype, at, sel=sel)
+        return AV((length, *rest), base.dtype, at, sel=sel)
+
+    def selected_line(self, a: AV, rest: tuple[Ix, ...]) -> AV:
+        """Axis 0 of a row selection at the other indices `rest` (`X[m].sum(axis=0)`'s line for
+        one column): itself a selection, reduced over the mask without packing."""
+        s = a.sel
+        assert s is not None
+        n = s.shape[0]
+
+        def value(k: tuple[Ix, ...]) -> TE:
+            return s.value((k[0], *rest))
+
+        line_sel = Selection((n,), lambda k: s.mask((k[0], *rest)), value, ("line", s.key))
+        return AV((a.shape[0],), a.dtype, lambda k: a.at((k[0], *rest)), sel=line_sel)
 
     def length(self, a: AV) -> TE:
         """len(a): a Python int, the first dimension (a selection's counted at run time)."""

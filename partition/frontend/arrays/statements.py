@@ -203,7 +203,7 @@ class ArrayStatements:
             isinstance(val, AV)
             and val.sel is not None
             and val.sel.shape == shape
-            and val.sel.key == mask_key(mask)
+            and val.sel.key == (mask_key(mask), shape)
         ):
             return AV(shape, val.dtype, val.sel.value)
         if isinstance(val, AV):
