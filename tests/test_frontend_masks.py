@@ -110,6 +110,7 @@ SELECTIONS = {
     "count_nonzero_mask": (M.count_nonzero_mask, [(XI, 0), (XI, 7)], [(XI * 0, 0)]),
     "class_centroids": (M.class_centroids, [(RNG.standard_normal((9, 3)), CLS[:9], 4)], [(np.ones((9, 3)), CLS[:9] * 0, 4)]),
     "selected_rows_total": (M.selected_rows_total, [(A2, np.array([1, 0, 1])), (A2, np.array([0, 1, 1]))], [(A2, np.array([0, 0, 0]))]),
+    "row_sums_of_selection": (M.row_sums_of_selection, [(A2, np.array([1, 0, 1])), (A2, np.array([1, 1, 1]))], [(A2, np.array([0, 0, 0]))]),
     "argmax_selected": (M.argmax_selected, [(XI,), (XI[::-1].copy(),)], [(XI * 0,)]),
     "scaled_mean": (M.scaled_mean, [(XI,), (-np.abs(XI),)], []),
 }  # fmt: skip
