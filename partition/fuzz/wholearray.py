@@ -72,6 +72,11 @@ class ArrayGen(ExprGen):
                 return None
             a = d.choice(idx)
             text = a.name if a.dt == "uint8" else f"{a.name}.astype(np.uint8)"
+            if d.chance(0.3):  # an int64 index: checked at run time (in range here, negatives wrap)
+                text = d.choice(
+                    (f"{a.name}.astype(np.int64) % 256", f"{a.name}.astype(np.int64) % 512 - 256")
+                )
+                self.features.add("checked gather")
             name = "LUT8"
             if not any(g.startswith(f"{name} =") for g in self.globals_src):
                 dt = d.choice(("int16", "uint8", "int32"))
