@@ -170,6 +170,7 @@ def test_an_empty_selection():
         (M.mixed_index_slice, (A2, np.array([0, 2])), "mixed with slices"),
         (M.row_selection_stats, (A2, np.array([1, 0, 1])), "not kept under a name"),
         (M.first_positive, (X,), "known only at run time"),
+        (M.loop_over_selection, (X,), "known only at run time"),
         (M.other_mask_value, (X, X[::-1].copy()), "write y[mask] with the same mask"),
     ],
 )
@@ -198,6 +199,7 @@ GATHERS = {
     "cross_entropy": (M.cross_entropy, [(LG, LB), (LG * 30, LB[::-1].copy())], [(LG, LB + 1), (LG, LB - 4), (LG, LB - 5)]),
     "row_entries": (M.row_entries, [(LG, LB, 1), (LG, -LB, -1)], [(LG, LB + 1, 3), (LG, LB - 5, 0)]),
     "gathered_len": (M.gathered_len, [(TAB, IDS)], []),
+    "loop_over_gather": (M.loop_over_gather, [(TAB, IDS), (TAB, -IDS - 1)], [(TAB, IDS + 1)]),
     "pairs": (M.pairs, [(LG, LB, LB), (LG, LB, -LB)], [(LG, LB * 2, LB), (LG, LB, LB + 4)]),
 }  # fmt: skip
 

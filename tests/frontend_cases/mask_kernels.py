@@ -163,3 +163,19 @@ def gathered_len(table, ids):
 
 def row_sums_of_selection(X, labels):
     return X[labels > 0].sum(axis=1).sum() + np.mean(X[labels > 0], axis=1).max()
+
+
+def loop_over_gather(t, ids):
+    s = 0.0
+    for row in t[ids]:
+        s += row[0] - row[-1]
+    for i, v in enumerate(t[ids, 1]):
+        s += v * i
+    return s
+
+
+def loop_over_selection(x):
+    s = 0.0
+    for v in x[x > 0]:
+        s += v
+    return s

@@ -67,8 +67,10 @@ class ArrayExpressions:
                 if ri is not None:
                     return ri + r - 1  # integer-array indexing: a gather (`gather` checks the rest)
             ranks = [None if isinstance(p, ast.Slice) else self.rank_of(p) for p in parts]
-            if len(parts) > 1 and all(x is not None for x in ranks):
-                return max(ranks) + r - len(parts)  # type: ignore[type-var, operator]  # index arrays on k axes
+            plain = not any(isinstance(p, (ast.Slice, ast.Constant)) and not _is_int(p) for p in parts)
+            if len(parts) > 1 and plain and not any(_is_newaxis(p) for p in parts) and any(ranks):
+                # index arrays (and integers) on the first k axes: the indices' broadcast shape first
+                return max(x for x in ranks if x is not None) + r - len(parts)
             ints = news = 0
             for p in parts:
                 if isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value is Ellipsis):
@@ -339,6 +341,10 @@ class ArrayExpressions:
                 raise Reject(line, f"index {k} is out of bounds for a dimension of size {dim}")
             return ix_const(k + dim if k < 0 else k)
         return Ix(self.lw.index_of(te, node, dim, line), 0, dim - 1)
+
+
+def _is_int(p: ast.expr) -> bool:
+    return isinstance(p, ast.Constant) and type(p.value) is int
 
 
 def _is_newaxis(p: ast.expr) -> bool:
