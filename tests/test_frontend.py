@@ -228,7 +228,7 @@ def test_integer_power():
     [
         (K.uses_slice, (np.zeros(3, np.int8),), "slice"),
         (K.uses_print, (np.zeros(3, np.int8),), "call to print()"),
-        (K.whole_array, (np.zeros(3, np.int8),), "boolean masks are not supported"),
+        (K.whole_array, (np.zeros(3, np.int8),), "a boolean-mask selection"),
         (K.mixed_types, (np.zeros(3, np.int32),), "holds both"),
         (K.calls_helper, (np.zeros(3, np.int32),), "helper() never ran in the profiled run"),
     ],

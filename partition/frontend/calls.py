@@ -100,6 +100,7 @@ class Calls:
                     arr is None
                     and isinstance(arg, ast.Subscript)
                     and not isinstance(arg.slice, (ast.Slice, ast.Tuple))
+                    and self.arr.rank_of(arg.slice) is None  # an index array: a gather or a selection
                 ):
                     rows = self.array_of(arg.value)  # len(a[i]): the length of a row of a 2-D array or list
                     if rows is not None and len(rows.shape) == 2:
@@ -166,6 +167,9 @@ class Calls:
             n = self.range_length(start, stop, step)[0]
             return self.expr(ast.fix_missing_locations(ast.copy_location(n, arg)))
         if isinstance(arg, ast.Subscript) and self.arr.rank_of(arg) is not None:
+            parts = arg.slice.elts if isinstance(arg.slice, ast.Tuple) else [arg.slice]
+            if any(not isinstance(p, ast.Slice) and self.arr.rank_of(p) is not None for p in parts):
+                return self.arr.length(self.arr.av(arg))  # a gather's or a mask's selection
             return self.const_te(self.static_shape(arg, line)[0], line)
         if isinstance(arg, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in arg.elts):
             return self.const_te(len(arg.elts), line)

@@ -261,10 +261,21 @@ class Expressions:
         k = r[0]
         if kind is None or k < 0:
             raise Reject(line, f"{describe(a.pt)} ** {k}")
-        if k > 16:
+        ra = range_of(a.pt)
+        if (
+            isinstance(kind, PyInt)
+            and ra is not None
+            and ra[0] == ra[1]
+            and k > 16
+            and (k <= 64 or abs(ra[0]) <= 1)
+        ):
+            v = ra[0] ** k  # a constant (2 ** 31): folded, as Python computes it exactly
+            if fits((v, v), INT64):
+                return TE(PyInt(v, v), const(v, ir_dtype(PyInt(v, v))))
+        if k > 64:
             raise Reject(line, f"** {k} (exponent too large)")
         if isinstance(kind, PyInt):
-            iv = iv_bin("pow", range_of(a.pt), (k, k))
+            iv = iv_bin("pow", ra, (k, k))
             if iv is None or not fits(iv, INT64):  # multiply out, each product checked
                 if k == 0:
                     return TE(PyInt(1, 1), const(1, ir_dtype(PyInt(1, 1))))
@@ -278,11 +289,7 @@ class Expressions:
         dt = ir_dtype(pt)
         if k == 0:
             return TE(pt, const(1, dt))
-        base = cast(a.e, dt)
-        e: ir.Expr = base
-        for _ in range(k - 1):
-            e = ir.Bin("mul", e, base, dt)
-        return TE(pt, e)
+        return TE(pt, _int_power(cast(a.e, dt), k, dt))
 
     def unary(self, node: ast.UnaryOp) -> TE:
         line = node.lineno
@@ -399,3 +406,16 @@ class Expressions:
                 return DTYPES["uint64"]
             raise Reject(line, f"comparison of {describe(a)} and {describe(b)} (no common 64-bit type)")
         return dt
+
+
+def _int_power(base: ir.Expr, k: int, dt: DType) -> ir.Expr:
+    """base ** k (k >= 1) in the integer dtype `dt`: a chain of products for small k, squaring
+    for larger ones. Products wrap modulo 2**bits, so every grouping gives numpy's result."""
+    if k <= 16:
+        e: ir.Expr = base
+        for _ in range(k - 1):
+            e = ir.Bin("mul", e, base, dt)
+        return e
+    half = _int_power(base, k // 2, dt)
+    sq = ir.Bin("mul", half, half, dt)
+    return ir.Bin("mul", sq, base, dt) if k % 2 else sq

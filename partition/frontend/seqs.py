@@ -444,8 +444,19 @@ class SeqBuilder:
                 raise Reject(line, f"{node.id} is not an array or list")
             return tuple(b.shape)
         if isinstance(node, ast.Subscript):
-            shape = self.static_shape(node.value, line)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if self.arr.rank_of(node.value) is not None and any(
+                not isinstance(p, ast.Slice) and self.arr.rank_of(p) is not None for p in parts
+            ):  # index arrays: a gather (its shape is the indices') or a mask's selection
+                arr_shape = tuple(self.arr.av(node).shape)
+                if any(not isinstance(d, int) for d in arr_shape):
+                    raise Reject(
+                        line,
+                        f"{ast.unparse(node)[:40]}: a boolean-mask selection, whose length is known only at "
+                        "run time, where a fixed length is needed",
+                    )
+                return arr_shape
+            shape = self.static_shape(node.value, line)
             if len(parts) > len(shape):
                 raise Reject(
                     line, f"{ast.unparse(node)[:40]}: {len(parts)} indices for a {len(shape)}-D array"

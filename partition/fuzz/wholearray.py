@@ -72,6 +72,11 @@ class ArrayGen(ExprGen):
                 return None
             a = d.choice(idx)
             text = a.name if a.dt == "uint8" else f"{a.name}.astype(np.uint8)"
+            if d.chance(0.3):  # an int64 index: checked at run time (in range here, negatives wrap)
+                text = d.choice(
+                    (f"{a.name}.astype(np.int64) % 256", f"{a.name}.astype(np.int64) % 512 - 256")
+                )
+                self.features.add("checked gather")
             name = "LUT8"
             if not any(g.startswith(f"{name} =") for g in self.globals_src):
                 dt = d.choice(("int16", "uint8", "int32"))
@@ -264,6 +269,33 @@ class ArrayGen(ExprGen):
         self.emit(stmt)
         self.features.add("masked assignment")
 
+    def masked_reduction(self, v: Any, e: Ex, shape: tuple[int, ...]) -> None:
+        """`v = v + np.sum(e[mask])` (or .sum(), np.count_nonzero(mask), len(e[mask])): a
+        boolean mask's selection reduced, the mask a comparison of e or another array of its
+        shape (an empty selection sums to 0 and counts 0, as numpy's)."""
+        d = self.d
+        m = self.array_operand(shape)
+        src = m if m is not None and m.kind == "arr" and m.dt != "bool" else e
+        if src.dt == "bool":
+            return
+        cmp = f"{d.choice(('>', '<', '>=', '!='))} {d.int(-3, 3)}"
+        form = d.choice(
+            ("np.sum(({x})[{m}])", "({x})[{m}].sum()", "np.count_nonzero({m})", "len(({x})[{m}])")
+        )
+        if e.dt == "bool" and "sum" in form:
+            return
+        red = form.format(x=e.text, m=f"(({src.text}) {cmp})")
+        val = quiet(lambda: eval(form.format(x="x", m=f"(y {cmp})"), {"np": np, "x": e.s, "y": src.s}))
+        if val is None:
+            return
+        n = math.prod(shape)
+        rv = Ex(red, (val,)) if "sum" in form else Ex(red, (0, n), lo=0, hi=n)
+        res = self.binop("+", v.ex, rv)
+        text = None if res is None else self.assign_to(v, res)
+        if text:
+            self.emit(text)
+            self.features.add("mask reduction")
+
     def axis_reduction(self, shape: tuple[int, ...]) -> None:
         """`r = np.sum(e, axis=k)` (or mean/max/min/argmax/argmin, function or method, axis
         negative or not, keepdims): a new array of numpy's dtype for it."""
@@ -385,6 +417,9 @@ class ArrayGen(ExprGen):
                 return
             if e.is_float:
                 return  # numpy sums floats pairwise; the kernel adds in order
+            if d.chance(0.3):
+                self.masked_reduction(v, e, shape)
+                return
             fn = d.choice(
                 ("np.sum({})", "{}.max()", "{}.min()", "np.argmax({})", "np.max({})", "np.argmin({})")
             )

@@ -375,10 +375,6 @@ def reject_guarded_reduction(m, n):
     return s
 
 
-def reject_fancy(x, idx):
-    return x[idx]
-
-
 def reject_mask(x):
     return x[x > 0]
 

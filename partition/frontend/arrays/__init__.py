@@ -40,6 +40,12 @@ Semantics are numpy 2's (NEP 50):
   right-hand side reads the target array at any element other than the one
   being written (`a[1:] = a[:-1]`, `a[:] = a[::-1] + a[0]`) first computes the
   right-hand side into a temporary array; reading the same element is safe.
+* Index arrays and boolean masks (`selections`): `t[ids]` and `a[i0, i1]` gather
+  with numpy's broadcasting, each index checked at run time where its dtype could
+  leave the axis (the fallback status stands in for numpy's IndexError);
+  `x[mask]` is reduced over the mask (sums in index order, as above; an empty
+  mean is NaN, an empty max hands the call to the CPU) and may be assigned
+  through, but never kept or returned: its length depends on the data.
 * A name bound to an array inside a loop or a branch must keep naming the same
   array it named before (or be new there): otherwise the code after the loop
   or the next iteration would see either array, depending on the path.

@@ -296,6 +296,11 @@ class Created:
         bounds = []
         for a in args:
             te = lw.expr(a)
+            if (
+                isinstance(te.pt, PyInt) and te.pt.lo == te.pt.hi
+            ):  # a name known to hold one value (n = x.shape[0])
+                bounds.append(te.pt.lo)
+                continue
             if not (isinstance(te.e, ir.Const) and te.e.dtype.is_int) or isinstance(te.pt, PyBool):
                 raise Reject(
                     line, f"np.arange() bound {text(a)} is not an integer constant (its length must be known)"

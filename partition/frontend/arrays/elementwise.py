@@ -19,7 +19,16 @@ import numpy as np
 from partition import ir
 from partition.dtypes import BOOL, DTYPES, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, Operand, bcast, broadcast, describe_operand, numpy_sample
+from partition.frontend.arrays.values import (
+    AV,
+    Ix,
+    Operand,
+    Selection,
+    bcast,
+    broadcast,
+    describe_operand,
+    numpy_sample,
+)
 from partition.frontend.mathcalls import NP_MATH
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import (
@@ -91,7 +100,17 @@ class Elementwise:
                 )
             return te
 
-        return AV(shape, rdt, at)
+        avs = [x for x in operands if isinstance(x, AV)]
+        sel = None
+        if avs and all(x.sel is not None and x.sel.key == avs[0].sel.key for x in avs):  # type: ignore[union-attr]
+            first = avs[0].sel
+            assert first is not None
+
+            def value(idx: tuple[Ix, ...]) -> TE:  # one mask's selections: position by position
+                return element([x.sel.value(idx) if isinstance(x, AV) and x.sel else x for x in operands])  # type: ignore[misc]
+
+            sel = Selection(first.shape, first.mask, value, first.key)
+        return AV(shape, rdt, at, sel=sel)
 
     def binary(self, op: str, a: Operand, b: Operand, node: ast.AST) -> AV:
         lw = self.lw

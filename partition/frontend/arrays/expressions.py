@@ -62,8 +62,15 @@ class ArrayExpressions:
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if len(parts) == 1 and not isinstance(parts[0], ast.Slice):
                 ri = self.rank_of(parts[0])
+                if ri is not None and self.is_mask(parts[0]):
+                    return r - ri + 1  # a boolean mask's selection (`select` checks the shapes)
                 if ri is not None:
                     return ri + r - 1  # integer-array indexing: a gather (`gather` checks the rest)
+            ranks = [None if isinstance(p, ast.Slice) else self.rank_of(p) for p in parts]
+            plain = not any(isinstance(p, (ast.Slice, ast.Constant)) and not _is_int(p) for p in parts)
+            if len(parts) > 1 and plain and not any(_is_newaxis(p) for p in parts) and any(ranks):
+                # index arrays (and integers) on the first k axes: the indices' broadcast shape first
+                return max(x for x in ranks if x is not None) + r - len(parts)
             ints = news = 0
             for p in parts:
                 if isinstance(p, ast.Slice) or (isinstance(p, ast.Constant) and p.value is Ellipsis):
@@ -94,6 +101,32 @@ class ArrayExpressions:
         if isinstance(node, ast.Call):
             return self.call_rank(node)
         return None
+
+    def is_mask(self, node: ast.AST) -> bool:
+        """Whether an array expression is boolean, told without lowering it (a comparison, a
+        bool array's name, & | ^ ~ of those, np.logical_*, np.isnan/isinf/isfinite); `select`
+        and `gather` check the dtype again when it is lowered."""
+        if isinstance(node, ast.Compare):
+            return True
+        if isinstance(node, ast.Name):
+            b = self.binding(node.id)
+            return b is not None and b.dtype.is_bool
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self.is_mask(node.left) and self.is_mask(node.right)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            return self.is_mask(node.operand)
+        if isinstance(node, ast.Call):
+            name = self.lw.numpy_attr(node.func)
+            return name in (
+                "logical_and",
+                "logical_or",
+                "logical_xor",
+                "logical_not",
+                "isnan",
+                "isinf",
+                "isfinite",
+            )
+        return False
 
     def call_rank(self, node: ast.Call) -> int | None:
         lw = self.lw
@@ -164,8 +197,9 @@ class ArrayExpressions:
         if isinstance(node, ast.Subscript):
             base = self.av(node.value)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if len(parts) == 1 and not isinstance(parts[0], ast.Slice) and self.rank_of(parts[0]) is not None:
-                return self.gather(base, self.av(parts[0]), node)
+            indexed = self.indexed(base, parts, node)  # index arrays: a gather or a mask's selection
+            if indexed is not None:
+                return indexed
             shape, comps = self.subscript(base.shape, parts, node)
             return self.reindex(base, shape, comps)
         if isinstance(node, ast.Attribute):
@@ -307,6 +341,10 @@ class ArrayExpressions:
                 raise Reject(line, f"index {k} is out of bounds for a dimension of size {dim}")
             return ix_const(k + dim if k < 0 else k)
         return Ix(self.lw.index_of(te, node, dim, line), 0, dim - 1)
+
+
+def _is_int(p: ast.expr) -> bool:
+    return isinstance(p, ast.Constant) and type(p.value) is int
 
 
 def _is_newaxis(p: ast.expr) -> bool:

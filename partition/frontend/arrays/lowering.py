@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), run-time windows (`Windows`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), arrays numpy creates in expressions (`Created`), flattening and sorting (`Reordered`), gathers and boolean-mask selections (`Selections`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -18,13 +18,23 @@ from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.scans import Scans
+from partition.frontend.arrays.selections import Selections
 from partition.frontend.arrays.statements import ArrayStatements
 from partition.frontend.arrays.values import Region, View
 from partition.frontend.arrays.windows import Windows
 
 
 class ArrayLowering(
-    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered, Scans
+    ArrayExpressions,
+    Elementwise,
+    Reductions,
+    Bindings,
+    ArrayStatements,
+    Windows,
+    Created,
+    Reordered,
+    Scans,
+    Selections,
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 

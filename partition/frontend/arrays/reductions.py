@@ -17,6 +17,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import UINT8, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.selections import SELECTION_REDUCTIONS
 from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, has_dyn, ix_const, static
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import METHOD_REDUCTIONS, REDUCTIONS, text
@@ -136,6 +137,13 @@ class Reductions:
             if self.call_rank(node) is not None:
                 return None  # along an axis: an array (call_av)
             return self.reduce(kind, self.av(arg), node, node.args[1:], f"np.{np_name}()")
+        if (
+            np_name == "count_nonzero"
+            and len(node.args) == 1
+            and not node.keywords
+            and self.rank_of(node.args[0]) is not None
+        ):
+            return self.count_nonzero(self.av(node.args[0]), node)
         if np_name in ("dot", "matmul") and len(node.args) == 2 and not node.keywords:
             ra, rb = self.rank_of(node.args[0]), self.rank_of(node.args[1])
             if ra == 1 and rb == 1:
@@ -255,6 +263,8 @@ class Reductions:
 
         def line_of(idx: tuple[Ix, ...]) -> AV:
             rest = (*idx[:axis], *idx[axis + 1 :]) if keepdims else idx
+            if axis == 0 and a.sel is not None and len(a.sel.shape) == rank:  # rows a mask selects
+                return self.selected_line(a, rest)
 
             def at(k: tuple[Ix, ...]) -> TE:
                 return a.at((*rest[:axis], k[0], *rest[axis:]))
@@ -276,6 +286,8 @@ class Reductions:
         self, kind: str, a: AV, rdt: DType, line: int, what: str, ddof: int = 0
     ) -> tuple[list[ir.Stmt], TE]:
         """Statements reducing every element of `a`, and the expression of the result."""
+        if a.sel is not None and kind in SELECTION_REDUCTIONS:  # a mask's selection: over the mask
+            return self.reduce_selection(kind, a, rdt, line, what, ddof)
         if has_dyn(a.shape) and kind != "sum":
             return self.reduce_run_time(kind, a, rdt, line, what)
         n = int(np.prod(static(a.shape)))

@@ -1,11 +1,6 @@
-"""Arrays whose elements are another's, reordered: gathers, flattening and sorting.
+"""Arrays whose elements are another's, reordered: flattening, sorting, flips and transposes
+(gathers by index arrays are in `selections`).
 
-* `lut[idx]` with an integer array `idx` (numpy's integer-array indexing along
-  the first axis): a new array of shape idx.shape + lut.shape[1:]. numpy
-  raises IndexError for an index outside [-n, n) and counts negative ones from
-  the end; the kernel has no IndexError, so the gather is taken only when the
-  index dtype's range lies inside [-n, n) (uint8 into 256 entries), negative
-  indices wrapped as numpy does.
 * `a.flatten()` is a copy in row-major order. `np.ravel(a)`, `a.ravel()` and
   `a.reshape(-1)` are views when numpy makes views (a C-contiguous array or
   block; reshape also of a 1-D view), so writes through them reach `a`; each
@@ -49,40 +44,6 @@ class Reordered:
     """Gathers, flattened arrays and sorts (part of `ArrayLowering`)."""
 
     lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
-
-    # ------------------------------------------------------------ gathers
-
-    def gather(self, base: AV, index: AV, node: ast.AST) -> AV:
-        """base[index] for an integer array `index`: numpy's integer-array indexing of axis 0."""
-        line = self.lw.where(node)
-        n = base.shape[0]
-        dt = index.dtype
-        if not dt.is_int:
-            what = "boolean masks are not supported" if dt.is_bool else f"indexing with a {dt.name} array"
-            raise Reject(
-                line, f"{text(node)}: {what} (fancy indexing with integer arrays only; use np.where)"
-            )
-        if dt.min < -n or dt.max > n - 1:
-            raise Reject(
-                line,
-                f"{text(node)}: fancy indexing with a {dt.name} array may index outside -{n}..{n - 1} (numpy "
-                "raises IndexError, the kernel cannot: fancy indexing needs an index dtype whose range fits)",
-            )
-        shape = index.shape + base.shape[1:]
-        r = len(index.shape)
-
-        def at(idx: tuple[Ix, ...]) -> TE:
-            v = index.at(idx[:r]).e
-            if dt.min >= 0:
-                pos = Ix(v, 0, min(dt.max, n - 1))
-            else:
-                sdt = narrowest_signed(dt.min, n) or INT64
-                e = cast(v, sdt)
-                wrapped = ir.Bin("add", e, const(n, sdt), sdt)
-                pos = Ix(ir.Select(ir.Cmp("lt", e, const(0, sdt)), wrapped, e, sdt), 0, n - 1)
-            return base.at((pos, *idx[r:]))
-
-        return AV(shape, base.dtype, at)
 
     # ------------------------------------------------------------ flattening
 

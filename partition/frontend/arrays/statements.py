@@ -17,8 +17,10 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.selections import mask_key
 from partition.frontend.arrays.values import (
     AV,
+    CountDyn,
     Dyn,
     Ix,
     Operand,
@@ -182,10 +184,12 @@ class ArrayStatements:
         return view, mask, target.slice
 
     def masked_value(
-        self, value: ast.expr, mask_node: ast.expr, shape: tuple[int, ...], line: int
+        self, value: ast.expr, mask_node: ast.expr, mask: AV, shape: tuple[int, ...], line: int
     ) -> Operand:
         """The value assigned through a mask: a scalar, or `y[mask]` with the same mask (numpy
-        then takes y's element at each true position: y where the mask holds)."""
+        then takes y's element at each true position: y where the mask holds), or an
+        elementwise expression of such selections and scalars (`z[m] * z[m] + c[m]`: its
+        k-th element is that of the k-th true position, so again the value there)."""
         if (
             isinstance(value, ast.Subscript)
             and ast.dump(value.slice) == ast.dump(mask_node)
@@ -195,6 +199,13 @@ class ArrayStatements:
             if y.shape == shape:
                 return y
         val = self.operand(value)
+        if (
+            isinstance(val, AV)
+            and val.sel is not None
+            and val.sel.shape == shape
+            and val.sel.key == (mask_key(mask), shape)
+        ):
+            return AV(shape, val.dtype, val.sel.value)
         if isinstance(val, AV):
             raise Reject(
                 line,
@@ -210,7 +221,7 @@ class ArrayStatements:
         if masked is not None:
             view, mask, mask_node = masked
             return self.store_loop(
-                view, self.masked_value(value, mask_node, view.shape, line), line, mask=mask
+                view, self.masked_value(value, mask_node, mask, view.shape, line), line, mask=mask
             )
         view = self.target_view(target, line)
         val = self.operand(value)
@@ -229,7 +240,7 @@ class ArrayStatements:
         mask = None
         if masked is not None:
             view, mask, mask_node = masked
-            val = self.masked_value(value, mask_node, view.shape, line)
+            val = self.masked_value(value, mask_node, mask, view.shape, line)
         else:
             view = self.target_view(target, line)
             val = self.operand(value)
@@ -285,6 +296,13 @@ class ArrayStatements:
 
     def no_dyn(self, shape: tuple, line: int, what: str) -> None:
         """Refuse a value of run-time length where it would outlive its statement."""
+        if any(isinstance(d, CountDyn) for d in shape):
+            raise Reject(
+                line,
+                f"{what}: a boolean-mask selection (its length is the number of true elements, known only "
+                "at run time) can be reduced within one statement (np.sum(x[mask]), x[mask].mean()), not "
+                "kept under a name, passed or returned: a kernel's arrays have a fixed length",
+            )
         if has_dyn(shape):
             raise Reject(
                 line,

@@ -68,6 +68,25 @@ class Dyn:
     __int__ = __index__ = __float__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
 
 
+class CountDyn(Dyn):
+    """A run-time length computed only where something reads it: the number of elements a
+    boolean mask selects (`x[mask]`). A reduction of the selection loops over the mask
+    itself and never needs it; `len()`, a loop over the compacted elements or an empty check
+    reads `e`, and the first read emits the counting loop (`make`) before the statement."""
+
+    def __init__(self, make: Callable[[], ir.Expr], hi: int, key: tuple):
+        object.__setattr__(self, "_make", make)
+        object.__setattr__(self, "_e", None)
+        object.__setattr__(self, "hi", hi)
+        object.__setattr__(self, "key", key)
+
+    @property
+    def e(self) -> ir.Expr:  # type: ignore[override]
+        if self._e is None:
+            object.__setattr__(self, "_e", self._make())
+        return self._e
+
+
 def static(shape: tuple) -> tuple[int, ...]:
     """The storage a shape takes: each run-time length at its largest."""
     return tuple(d.hi if isinstance(d, Dyn) else d for d in shape)
@@ -243,12 +262,28 @@ def full_view(info: ArrayInfo, shape: tuple | None = None) -> View:
 
 
 @dataclass(eq=False)
+class Selection:
+    """The elements a boolean mask selects, not yet packed together: `value(idx)` and
+    `mask(idx)` at every index of the mask's `shape`. A reduction of a selection loops over
+    `shape` and takes the elements where the mask holds, in numpy's (row-major) order,
+    without storing them; selections with equal `key` (the same mask) combine elementwise
+    position by position, as numpy combines the packed arrays element by element."""
+
+    shape: tuple[int, ...]
+    mask: Callable[[tuple[Ix, ...]], ir.Expr]
+    value: Callable[[tuple[Ix, ...]], TE]
+    key: tuple
+
+
+@dataclass(eq=False)
 class AV:
     """An array value: `at(idx)` is the element at `idx` (one Ix per dimension).
 
     `view` is set when the value is stored elements (a name or slice); `fill`
     when it is produced by loops of its own (a matrix product), which can write
-    straight into a target.
+    straight into a target. `sel` is set for a boolean-mask selection (`x[mask]`, a 1-D
+    array of run-time length): `at` then reads the selected elements packed into a
+    temporary (made on first use), while reductions read `sel` directly.
     """
 
     shape: tuple[int, ...]
@@ -256,6 +291,7 @@ class AV:
     at: Callable[[tuple[Ix, ...]], TE]
     view: View | None = None
     fill: Callable[[View], list[ir.Stmt]] | None = None
+    sel: Selection | None = None
 
 
 Operand = AV | TE
