@@ -161,9 +161,16 @@ def test_sensitivity_finds_where_a_decision_flips():
         return SimpleNamespace(problem=problem, scaling=SimpleNamespace(spread=lambda: (lo, hi)))
 
     wide = sensitivity(prep(0.4, 2.0), sol, "cbc", None)
-    by = {t["name"]: t for t in wide["tasks"]}
+    by = {t["name"]: t for t in wide["cpu"]["tasks"]}
     assert by["close"]["placement"] == "fpga" and by["close"]["holds_from"] == 1.0
     assert by["close"]["flips_within_range"] and flips(wide) == ["close"]
     assert by["clear"]["below_grid"] and by["clear"]["above_grid"] and not by["clear"]["flips_within_range"]
     narrow = sensitivity(prep(0.7, 1.5), sol, "cbc", None)
-    assert flips(narrow) == [] and {t["name"]: t for t in narrow["tasks"]}["close"]["holds_from"] == 0.7
+    assert (
+        flips(narrow) == [] and {t["name"]: t for t in narrow["cpu"]["tasks"]}["close"]["holds_from"] == 0.7
+    )
+    # the kernels' side: close's FPGA time x1.5 (0.9) still beats the CPU's 1.0, x2 does not
+    fpga = {t["name"]: t for t in wide["fpga_time"]["tasks"]}
+    assert fpga["close"]["holds_to"] == 1.5 and fpga["clear"]["above_grid"] and flips(wide, "fpga_time") == []
+    # resources x4 (40 LUT each) still fit the budget of 100 together: nothing changes
+    assert flips(wide, "resources") == [] and all(t["above_grid"] for t in wide["resources"]["tasks"])

@@ -455,11 +455,13 @@ def test_small_app_report_with_verification_in_chromium(tmp_path, small_tree, br
     assert (
         "plan.predicted.range.fast_cpu.speedup" in paths and "plan.predicted.range.slow_cpu.speedup" in paths
     )
-    for i, _ in enumerate(plan_data["sensitivity"]["tasks"]):
-        assert (
-            f"plan.sensitivity.tasks.{i}.holds_from" in paths
-            and f"plan.sensitivity.tasks.{i}.holds_to" in paths
-        )
+    for i, _ in enumerate(plan_data["sensitivity"]["cpu"]["tasks"]):
+        assert {
+            f"plan.sensitivity.cpu.tasks.{i}.holds_from",
+            f"plan.sensitivity.cpu.tasks.{i}.holds_to",
+        } <= paths
+    assert "plan.sensitivity.fpga_time.stated_range.0" in paths
+    assert "plan.sensitivity.resources.stated_range.1" in paths
 
 
 # =====================================================================================

@@ -98,6 +98,21 @@ def solve_prepared(
     return sols
 
 
+SENSITIVITY_WARNINGS = (
+    (
+        "cpu",
+        "the board's CPU figures",
+        "calibrate on the board (boards/<board>.calibrate.py, then --board-overrides)",
+    ),
+    ("fpga_time", "the kernels' time estimates", "measure the kernels (RTL simulation, then --calibrate)"),
+    (
+        "resources",
+        "the kernels' resource estimates",
+        "synthesize the kernels (yosys or Vivado, then --calibrate)",
+    ),
+)
+
+
 def make_plan(
     profile: Profile, app_dir: Path, board: Board, opts: Options, prepared: Prepared | None = None
 ) -> Plan:
@@ -106,14 +121,14 @@ def make_plan(
     sols = solve_prepared(prep, opts, warnings=warnings)
     data = plan_data(profile, board, opts, prep, sols)
     if not prep.scaling.on_board and prep.scaling.ratios:
-        data["sensitivity"] = sensitivity(prep, sols[0], sols[0].solver, opts.time_limit_s)
-        moved = flips(data["sensitivity"])
-        if moved:
-            warnings.append(
-                f"the placement of {', '.join(moved)} changes within the stated range of the board's CPU "
-                "figures (plan.json sensitivity): calibrate on the board (boards/<board>.calibrate.py, then "
-                "--board-overrides) before trusting it"
-            )
+        data["sensitivity"] = sens = sensitivity(prep, sols[0], sols[0].solver, opts.time_limit_s)
+        for side, what, remedy in SENSITIVITY_WARNINGS:
+            moved = flips(sens, side)
+            if moved:
+                warnings.append(
+                    f"the placement of {', '.join(moved)} changes within the stated range of {what} "
+                    f"(plan.json sensitivity.{side}): {remedy} before trusting it"
+                )
     data["warnings"] = warnings
     kernels = streamed_kernels(data, prep.kernels)
     rtl: dict[str, RtlKernel] = {}

@@ -1,24 +1,31 @@
-"""How far the board's CPU may be from its figures before a decision of the plan changes.
+"""How far the cost model's figures may be off before a decision of the plan changes.
 
-The CPU side of every decision is a profiled time scaled to the board (`costs.Scaling`), and
-the board's figures are estimates with a stated range. The plan is solved again with every
-CPU time (the tasks' and the app's own) multiplied by each factor of `GRID` and by the ends
-of the stated range; for each task the plan says over which multipliers its placement
-stays the one chosen (at the grid's resolution: a flip lies between the last multiplier
-that keeps it and the next one), and whether it flips inside the stated range. A decision
-that holds across the range can be trusted without calibrating the board; one that flips
-inside it needs the board's own figures (boards/<board>.calibrate.py).
+Three sides of every decision are estimates: the CPU time (a profiled time scaled to the
+board, `costs.Scaling`, by board figures with a stated range), each kernel's FPGA time (its
+cycle estimate, call overhead and copies) and its resources. For each side (`DIMENSIONS`) the
+plan is solved again with those figures multiplied by each factor of a grid and by the ends
+of the side's stated range; for each task the plan says over which multipliers its placement
+stays the one chosen (at the grid's resolution: a flip lies between the last multiplier that
+keeps it and the next one), and whether it flips inside the stated range. A decision that
+holds across the ranges can be trusted as it is; one that flips needs measured figures (the
+board's calibration script for the CPU, `partition measure`/--calibrate for the kernels).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from partition.plan.artefacts import Prepared
 from partition.solve import Problem, Solution, top_k
 
-GRID = (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0, 16.0)
+GRID = (1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0)
+KERNEL_GRID = (1 / 2, 2 / 3, 1.0, 1.5, 2.0)
+# the estimates' stated uncertainty: the fidelity targets against RTL simulation (cycles) and
+# yosys (resources) of benchmarks/results/fidelity.md (some kernels miss the resource target)
+FPGA_TIME_RANGE = (0.9, 1.1)
+RESOURCE_RANGE = (0.7, 1.3)
 MAX_TASKS = 40  # beyond, the ten extra solves would cost more than the plan itself: not analysed
 
 
@@ -28,11 +35,37 @@ def scaled(problem: Problem, m: float) -> Problem:
     return dataclasses.replace(problem, tasks=tasks, base_s=problem.base_s * m)
 
 
+def _variants(problem: Problem, time_m: float, res_m: float) -> Problem:
+    tasks = []
+    for t in problem.tasks:
+        vs = [
+            dataclasses.replace(
+                v,
+                fpga_s=v.fpga_s * time_m,
+                ii_s=None if v.ii_s is None else v.ii_s * time_m,
+                resources={r: x * res_m for r, x in v.resources.items()},
+            )
+            for v in t.options()
+        ]
+        tasks.append(dataclasses.replace(t, variants=vs, fpga_s=None, resources={}))
+    return dataclasses.replace(problem, tasks=tasks)
+
+
+def fpga_timed(problem: Problem, m: float) -> Problem:
+    """`problem` with every kernel variant's FPGA time multiplied by `m`."""
+    return _variants(problem, m, 1.0)
+
+
+def resourced(problem: Problem, m: float) -> Problem:
+    """`problem` with every kernel variant's resources multiplied by `m` (the budget unchanged)."""
+    return _variants(problem, 1.0, m)
+
+
 def sensitivity(
     prep: Prepared, solution: Solution, solver: str, time_limit_s: float | None
 ) -> dict[str, Any]:
-    """plan.json "sensitivity": per task (a list, in the problem's order), the CPU multipliers over
-    which its placement holds."""
+    """plan.json "sensitivity": per side of the cost model ("cpu", "fpga_time", "resources"), per
+    task (a list, in the problem's order), the multipliers over which its placement holds."""
     problem = prep.problem
     if not problem.tasks:
         return {}
@@ -40,17 +73,38 @@ def sensitivity(
         return {
             "note": f"{len(problem.tasks)} FPGA-capable tasks: the sensitivity is analysed up to {MAX_TASKS}"
         }
-    lo, hi = prep.scaling.spread()
-    stated = (round(lo, 4), round(hi, 4))
-    ms = sorted({*GRID, *stated})
+    sides = [
+        ("cpu", scaled, GRID, prep.scaling.spread()),
+        ("fpga_time", fpga_timed, KERNEL_GRID, FPGA_TIME_RANGE),
+        ("resources", resourced, KERNEL_GRID, RESOURCE_RANGE),
+    ]
+    out: dict[str, Any] = {}
+    for name, scale, grid, (lo, hi) in sides:
+        side = _side(problem, solution, scale, grid, (round(lo, 4), round(hi, 4)), solver, time_limit_s)
+        if "note" in side:
+            return side
+        out[name] = side
+    return out
+
+
+def _side(
+    problem: Problem,
+    solution: Solution,
+    scale: Callable[[Problem, float], Problem],
+    grid: tuple[float, ...],
+    stated: tuple[float, float],
+    solver: str,
+    time_limit_s: float | None,
+) -> dict[str, Any]:
+    ms = sorted({*grid, *stated, 1.0})
     placements: dict[float, dict[str, int]] = {}
     for m in ms:
         if m == 1.0:
             placements[m] = dict(solution.assignment)
             continue
-        sol = top_k(scaled(problem, m), 1, solver=solver, time_limit_s=time_limit_s, distinct="placement")[0]
+        sol = top_k(scale(problem, m), 1, solver=solver, time_limit_s=time_limit_s, distinct="placement")[0]
         if sol.status not in ("Optimal", "Time limit", "Feasible"):
-            return {"note": f"the plan at CPU times ×{m:g} has no solution ({sol.status}): no sensitivity"}
+            return {"note": f"the plan with figures ×{m:g} has no solution ({sol.status}): no sensitivity"}
         placements[m] = dict(sol.assignment)
     tasks = []
     for t in problem.tasks:
@@ -83,6 +137,6 @@ def _reach(path: list[float], holds: list[float]) -> float:
     return last
 
 
-def flips(sens: dict[str, Any]) -> list[str]:
-    """The tasks whose placement changes inside the stated range of the board's CPU figures."""
-    return sorted(t["name"] for t in sens.get("tasks", []) if t["flips_within_range"])
+def flips(sens: dict[str, Any], side: str = "cpu") -> list[str]:
+    """The tasks whose placement changes inside the stated range of one side's figures."""
+    return sorted(t["name"] for t in (sens.get(side) or {}).get("tasks", []) if t["flips_within_range"])

@@ -44,10 +44,10 @@ def cpu_model_view(plan_data: dict[str, Any]) -> dict[str, Any]:
                     "speedup": ratio_fig(r["speedup"], f"{base}.speedup"),
                 }
             )
-    sens = plan_data.get("sensitivity") or {}
+    sens = (plan_data.get("sensitivity") or {}).get("cpu") or {}
     decisions = []
     for i, t in enumerate(sens.get("tasks") or []):
-        base = f"plan.sensitivity.tasks.{i}"
+        base = f"plan.sensitivity.cpu.tasks.{i}"
         decisions.append(
             {
                 "name": t["name"],
@@ -66,9 +66,35 @@ def cpu_model_view(plan_data: dict[str, Any]) -> dict[str, Any]:
         "ends": ends,
         "decisions": decisions,
         "stated": [
-            _times(stated[0], "plan.sensitivity.stated_range.0"),
-            _times(stated[1], "plan.sensitivity.stated_range.1"),
+            _times(stated[0], "plan.sensitivity.cpu.stated_range.0"),
+            _times(stated[1], "plan.sensitivity.cpu.stated_range.1"),
         ]
         if stated
         else [],
+        "kernel_sides": _kernel_sides(plan_data.get("sensitivity") or {}),
     }
+
+
+def _kernel_sides(sens: dict[str, Any]) -> list[dict[str, Any]]:
+    """For the kernels' time and resource estimates: the multipliers every decision survives."""
+    out = []
+    for side, what in (("fpga_time", "the kernels' FPGA times"), ("resources", "the kernels' resources")):
+        s = sens.get(side)
+        if not s or not s.get("tasks"):
+            continue
+        tasks = s["tasks"]
+        lo_i = max(range(len(tasks)), key=lambda i: tasks[i]["holds_from"])
+        hi_i = min(range(len(tasks)), key=lambda i: tasks[i]["holds_to"])
+        out.append(
+            {
+                "what": what,
+                "from": _times(tasks[lo_i]["holds_from"], f"plan.sensitivity.{side}.tasks.{lo_i}.holds_from"),
+                "to": _times(tasks[hi_i]["holds_to"], f"plan.sensitivity.{side}.tasks.{hi_i}.holds_to"),
+                "stated": [
+                    _times(s["stated_range"][0], f"plan.sensitivity.{side}.stated_range.0"),
+                    _times(s["stated_range"][1], f"plan.sensitivity.{side}.stated_range.1"),
+                ],
+                "flips": sorted(t["name"] for t in tasks if t["flips_within_range"]),
+            }
+        )
+    return out

@@ -142,7 +142,7 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
         f"predicted{what}: all on the CPU {fmt_s(p['all_cpu_s'])} -> this plan {fmt_s(p['plan_s'])}"
         + (f"  ({speed:,.2f}× faster)" if speed else "")
     )
-    lines.extend(sensitivity_lines(data.get("sensitivity") or {}))
+    lines.extend(sensitivity_lines((data.get("sensitivity") or {}).get("cpu") or {}))
     rng = p.get("range")
     if rng and all(r["speedup"] for r in rng.values()):
         fast, slow = rng["fast_cpu"], rng["slow_cpu"]
