@@ -8,6 +8,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+# the fastest host benchmark figures seen (partition.profile.bench.best_seen) are kept in a file
+# of this test session, not in the user's cache; profiles made by child processes inherit it
+if "PARTITION_BENCH_CACHE" not in os.environ:
+    import tempfile
+
+    os.environ["PARTITION_BENCH_CACHE"] = str(
+        Path(tempfile.mkdtemp(prefix="partition-bench-")) / "bench.json"
+    )
+
 
 # =====================================================================================
 # Simulation and synthesis tools (partition.sim): Verilator + cocotb, and yosys.

@@ -558,6 +558,26 @@ def test_edge_vectors_read_back_arguments_the_profiled_calls_left_alone() -> Non
         assert np.array_equal(decode_value(v.outputs.get("0", v.args[0])), x)
 
 
+def test_the_fastest_figures_seen_on_this_machine_are_kept(tmp_path: Path) -> None:
+    """A figure measured while other work slows the machine is replaced by the fastest this
+    machine was seen at (the measurement kept beside it); a faster one updates the cache."""
+    from partition.profile.bench import Figure, best_seen
+
+    cache = tmp_path / "c" / "bench.json"
+    first = best_seen({"interp": Figure(100.0, 0.01, 7), "numpy_memory": Figure(1.0, 0.0, 7)}, cache)
+    assert first["interp"].ns == 100.0 and first["interp"].measured is None
+    loaded = best_seen({"interp": Figure(180.0, 2.0, 40), "numpy_memory": Figure(0.8, 0.0, 7)}, cache)
+    assert loaded["interp"].ns == 100.0 and loaded["interp"].measured == 180.0
+    assert loaded["interp"].to_json() == {"ns": 100.0, "spread": 2.0, "repeats": 40, "measured": 180.0}
+    assert loaded["numpy_memory"].ns == 0.8  # faster: kept, and remembered
+    assert json.loads(cache.read_text()) == {"interp": 100.0, "numpy_memory": 0.8}
+    cache.write_text("not json")
+    assert (
+        best_seen({"interp": Figure(150.0, 0.0, 7)}, cache)["interp"].ns == 150.0
+    )  # a broken cache is ignored
+    assert best_seen({"interp": Figure(150.0, 0.0, 7)}, None)["interp"].ns == 150.0
+
+
 def test_bench_figures_are_minimums_of_agreeing_repetitions(monkeypatch) -> None:
     """A figure is the fastest repetition once the three fastest agree within STABLE; a slow
     outlier (a loaded machine) does not move it."""

@@ -20,13 +20,13 @@ from typing import Any
 from partition.plan.artefacts import Prepared
 from partition.solve import Problem, Solution, top_k
 
-GRID = (1 / 8, 1 / 4, 1 / 2, 1.0, 2.0, 4.0, 8.0)
-KERNEL_GRID = (1 / 2, 2 / 3, 1.0, 1.5, 2.0)
+GRID = (1 / 4, 1 / 2, 1.0, 2.0, 4.0)
+KERNEL_GRID = (1 / 2, 1.0, 2.0)
 # the estimates' stated uncertainty: the fidelity targets against RTL simulation (cycles) and
 # yosys (resources) of benchmarks/results/fidelity.md (some kernels miss the resource target)
 FPGA_TIME_RANGE = (0.9, 1.1)
 RESOURCE_RANGE = (0.7, 1.3)
-MAX_TASKS = 40  # beyond, the ten extra solves would cost more than the plan itself: not analysed
+MAX_TASKS = 40  # beyond, the fourteen extra solves would cost more than the plan itself: not analysed
 
 
 def scaled(problem: Problem, m: float) -> Problem:
