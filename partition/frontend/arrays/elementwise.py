@@ -213,6 +213,9 @@ class Elementwise:
         lw = self.lw
         line = node.lineno
         f = node.func
+        rewritten = self.library_rewrite(node)
+        if rewritten is not None:
+            return self.av(rewritten)
         made = self.created_call(node) or self.reordered_call(node) or self.scan_call(node)
         if made is not None:
             return made

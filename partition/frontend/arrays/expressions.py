@@ -100,6 +100,9 @@ class ArrayExpressions:
         f = node.func
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
+        rewritten = self.library_rewrite(node, typed=False)
+        if rewritten is not None:
+            return self.rank_of(rewritten)
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned
@@ -322,8 +325,8 @@ def _is_newaxis(p: ast.expr) -> bool:
 
 
 def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> int | None:
-    """The rank of a reduction's result: an array along an axis of a 2-D or larger array (or
-    with keepdims=True), a scalar otherwise (also when the axis cannot be read: the scalar
+    """The rank of a reduction's result: an array along an axis (or a tuple of axes) that
+    leaves some axis of the array (or with keepdims=True), a scalar otherwise (also when the axis cannot be read: the scalar
     path then names what it does not take)."""
     if rank is None:
         return None
@@ -336,7 +339,8 @@ def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> in
         return None
     if keep:
         return rank
-    return rank - 1 if rank > 1 else None
+    gone = len(axis.elts) if isinstance(axis, ast.Tuple) else 1
+    return rank - gone if rank > gone else None
 
 
 def _max_rank(*ranks: int | None) -> int | None:

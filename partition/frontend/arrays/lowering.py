@@ -14,6 +14,7 @@ from partition.frontend.arrays.bindings import Bindings
 from partition.frontend.arrays.created import Created
 from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
+from partition.frontend.arrays.library import Library
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -24,7 +25,16 @@ from partition.frontend.arrays.windows import Windows
 
 
 class ArrayLowering(
-    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered, Scans
+    ArrayExpressions,
+    Elementwise,
+    Reductions,
+    Bindings,
+    ArrayStatements,
+    Windows,
+    Created,
+    Reordered,
+    Scans,
+    Library,
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 

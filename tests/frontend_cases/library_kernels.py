@@ -1,0 +1,98 @@
+"""numpy library calls as programs write them: norms, einsum strings, covariance, keyword
+arguments of functions the lowering takes positionally, tuple axes, ufunc accumulate."""
+
+import numpy as np
+
+
+def unit_vector(v):
+    return v / np.linalg.norm(v)
+
+
+def row_norms_keep(A):
+    return A / np.linalg.norm(A, axis=1, keepdims=True)
+
+
+def column_norms(A):
+    return np.linalg.norm(A, axis=0)
+
+
+def frobenius(A):
+    return np.linalg.norm(A)
+
+
+def norm_int(v):
+    """An integer vector's norm: numpy converts it to float64 first (no overflow of the squares)."""
+    return np.linalg.norm(v)
+
+
+def norm_l1_inf(v):
+    return np.linalg.norm(v, ord=1) + np.linalg.norm(v, np.inf)
+
+
+def einsum_dot(a, b):
+    return np.einsum("i,i->", a, b)
+
+
+def einsum_matvec(A, x):
+    return np.einsum("ij,j->i", A, x)
+
+
+def einsum_matmul(a, b):
+    return np.einsum("ik,kj->ij", a, b)
+
+
+def einsum_batched(a, b):
+    return np.einsum("bij,bjk->bik", a, b)
+
+
+def einsum_frobenius_inner(a, b):
+    return np.einsum("ij,ij", a, b)
+
+
+def einsum_outer(a, b):
+    return np.einsum("i,j->ij", a, b)
+
+
+def einsum_transpose(a):
+    return np.einsum("ij->ji", a).copy()
+
+
+def covariance_cols(X):
+    return np.cov(X, rowvar=False)
+
+
+def covariance_rows_biased(X):
+    return np.cov(X, bias=True)
+
+
+def same_after_relu(x):
+    return np.array_equal(np.maximum(x, 0), x)
+
+
+def clip_keywords(frame):
+    f16 = frame.astype(np.int16)
+    return np.clip(f16 - 7, a_min=0, a_max=255).astype(np.uint8)
+
+
+def clip_lower_only(x):
+    return np.clip(x, a_min=-2, a_max=None)
+
+
+def channel_means(img):
+    return img.mean(axis=(0, 1))
+
+
+def block_sums(a):
+    return np.sum(a, axis=(0, 2), keepdims=True)
+
+
+def total_over_axes(a):
+    return a.sum(axis=(0, 1))
+
+
+def running_max(x):
+    return np.maximum.accumulate(x)
+
+
+def running_min_rows(a):
+    return np.minimum.accumulate(a, axis=1)

@@ -1,0 +1,154 @@
+"""numpy library calls: np.linalg.norm (ord None/1/2/inf, axis, keepdims), np.einsum subscripts,
+np.cov, np.array_equal, keyword arguments of np.clip, reductions over a tuple of axes, and
+np.<ufunc>.accumulate. Python is the golden model: the IR interpreter must give numpy's
+dtype, shape and values (floats within the tolerance of numpy's summation order) on edge
+values (negatives, NaN, extremes of integer dtypes, odd sizes), and the C++ passes C simulation."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_cases import library_kernels as L
+from frontend_util import csim_pass, profile_calls
+from test_frontend import run_ir, run_python
+
+from partition.frontend import Rejected, translate
+
+APP_DIR = Path(__file__).parent
+RNG = np.random.default_rng(20261206)
+
+
+def ints(dt, shape):
+    info = np.iinfo(dt)
+    a = RNG.integers(info.min, info.max, size=shape, endpoint=True, dtype=dt)
+    a.flat[:2] = [info.min, info.max]
+    return a
+
+
+def floats(shape, dt=np.float64):
+    a = (RNG.standard_normal(shape) * 10).astype(dt)
+    a.flat[0] = -0.0
+    return a
+
+
+def check_library(fn, calls):
+    """The kernel's results have numpy's dtype and shape, and its values (floats within tolerance)."""
+    fp = profile_calls(fn, calls, APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    for args in calls:
+        want, want_args = run_python(fn, args)
+        got, got_args = run_ir(k, args)
+        for a, b in zip([got, *got_args], [want, *want_args]):
+            typed = all(isinstance(x, (np.ndarray, np.generic)) for x in (a, b))
+            a, b = np.asarray(a), np.asarray(b)
+            assert a.shape == b.shape, (fn.__name__, a.shape, b.shape)
+            assert a.dtype == b.dtype or not typed, (fn.__name__, a.dtype, b.dtype)
+            if b.dtype.kind == "f":
+                np.testing.assert_allclose(a, b, rtol=1e-6 if b.dtype == np.float32 else 1e-9, atol=1e-12)
+            else:
+                assert np.array_equal(a, b), (fn.__name__, a, b)
+    return k
+
+
+CASES = {
+    "unit_vector": (L.unit_vector, lambda: [(floats(7),) for _ in range(3)]),
+    "unit_vector_f32": (L.unit_vector, lambda: [(floats(5, np.float32),) for _ in range(3)]),
+    "row_norms_keep": (L.row_norms_keep, lambda: [(floats((4, 5)),) for _ in range(3)]),
+    "column_norms": (L.column_norms, lambda: [(floats((3, 6)),) for _ in range(3)]),
+    "frobenius": (L.frobenius, lambda: [(floats((3, 4)),) for _ in range(3)]),
+    "norm_int": (L.norm_int, lambda: [(ints(np.int32, 5),) for _ in range(3)]),
+    "norm_l1_inf": (L.norm_l1_inf, lambda: [(floats(9),) for _ in range(3)]),
+    "norm_l1_inf_int8": (L.norm_l1_inf, lambda: [(ints(np.int8, 4),) for _ in range(3)]),
+    "einsum_dot": (L.einsum_dot, lambda: [(floats(6), floats(6)) for _ in range(3)]),
+    "einsum_dot_int8": (L.einsum_dot, lambda: [(ints(np.int8, 5), ints(np.int8, 5)) for _ in range(3)]),
+    "einsum_matvec": (L.einsum_matvec, lambda: [(floats((3, 4)), floats(4)) for _ in range(3)]),
+    "einsum_matmul": (
+        L.einsum_matmul,
+        lambda: [(ints(np.int16, (3, 5)), ints(np.int16, (5, 2))) for _ in range(3)],
+    ),
+    "einsum_batched": (L.einsum_batched, lambda: [(floats((2, 3, 4)), floats((2, 4, 3))) for _ in range(3)]),
+    "einsum_frobenius_inner": (
+        L.einsum_frobenius_inner,
+        lambda: [(ints(np.int32, (3, 3)), ints(np.int32, (3, 3))) for _ in range(3)],
+    ),
+    "einsum_outer": (L.einsum_outer, lambda: [(ints(np.uint8, 3), ints(np.int8, 4)) for _ in range(3)]),
+    "einsum_transpose": (L.einsum_transpose, lambda: [(ints(np.int16, (2, 5)),) for _ in range(3)]),
+    "covariance_cols": (L.covariance_cols, lambda: [(floats((7, 3)),) for _ in range(3)]),
+    "covariance_cols_int": (L.covariance_cols, lambda: [(ints(np.int16, (5, 2)),) for _ in range(3)]),
+    "covariance_rows_biased": (
+        L.covariance_rows_biased,
+        lambda: [(floats((2, 6), np.float32),) for _ in range(3)],
+    ),
+    "same_after_relu": (L.same_after_relu, lambda: [(np.abs(ints(np.int16, 6)) // 2,), (ints(np.int16, 6),)]),
+    "same_after_relu_nan": (
+        L.same_after_relu,
+        lambda: [(np.array([1.0, np.nan, 2.0]),), (np.array([1.0, 0.0, 2.0]),)],
+    ),
+    "clip_keywords": (L.clip_keywords, lambda: [(ints(np.uint8, (3, 4)),) for _ in range(3)]),
+    "clip_lower_only": (L.clip_lower_only, lambda: [(ints(np.int8, 7),) for _ in range(3)]),
+    "channel_means": (L.channel_means, lambda: [(ints(np.uint8, (3, 5, 3)),) for _ in range(3)]),
+    "block_sums": (L.block_sums, lambda: [(ints(np.int16, (2, 3, 4)),) for _ in range(3)]),
+    "total_over_axes": (L.total_over_axes, lambda: [(ints(np.int8, (3, 3)),) for _ in range(3)]),
+    "running_max": (
+        L.running_max,
+        lambda: [
+            (floats(5),),
+            (np.array([1.0, np.nan, 3.0, -0.0, 0.0]),),
+            (np.array([-0.0, 0.0, 2.0, 1.0, 2.0]),),
+        ],
+    ),
+    "running_max_int": (L.running_max, lambda: [(ints(np.int8, 9),) for _ in range(3)]),
+    "running_min_rows": (L.running_min_rows, lambda: [(ints(np.uint16, (3, 5)),) for _ in range(3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_library_call_matches_python(name):
+    fn, make = CASES[name]
+    check_library(fn, make())
+
+
+@pytest.mark.parametrize(
+    "src, shape, why",
+    [
+        ("np.linalg.norm(a, ord=2)", (3, 3), "ord=2"),  # the spectral norm of a matrix
+        ("np.linalg.norm(a, 3)", (4,), "ord=3"),
+        ('np.einsum("ii->", a)', (3, 3), "np.einsum takes"),
+        ('np.einsum("ij->i", a)', (3, 3), "np.einsum takes"),
+        ("np.cov(a, a)", (3, 3), "np.cov of one array"),
+        ("np.cov(a, ddof=3)", (3, 3), "ddof=3"),
+    ],
+)
+def test_refusals_name_the_call(src, shape, why, tmp_path):
+    path = tmp_path / "refused.py"
+    path.write_text(f"import numpy as np\n\n\ndef f(a):\n    return {src}\n")
+    ns: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)
+    fp = profile_calls(ns["f"], [(floats(shape),)], tmp_path)
+    k = translate(fp, tmp_path)
+    assert isinstance(k, Rejected) and why in k.reason, k
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_library_calls_pass_c_simulation(tmp_path):
+    names = (
+        "unit_vector",
+        "row_norms_keep",
+        "norm_int",
+        "norm_l1_inf_int8",
+        "einsum_dot_int8",
+        "einsum_matmul",
+        "einsum_outer",
+        "covariance_cols",
+        "same_after_relu",
+        "clip_keywords",
+        "channel_means",
+        "block_sums",
+        "running_max",
+        "running_min_rows",
+    )
+    csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})
