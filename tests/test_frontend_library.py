@@ -34,6 +34,14 @@ def floats(shape, dt=np.float64):
     return a
 
 
+def _flat(*values):
+    """The arrays and scalars of values, tuples opened."""
+    out = []
+    for v in values:
+        out.extend(_flat(*v) if isinstance(v, tuple) else [v])
+    return out
+
+
 def check_library(fn, calls):
     """The kernel's results have numpy's dtype and shape, and its values (floats within tolerance)."""
     fp = profile_calls(fn, calls, APP_DIR)
@@ -42,7 +50,7 @@ def check_library(fn, calls):
     for args in calls:
         want, want_args = run_python(fn, args)
         got, got_args = run_ir(k, args)
-        for a, b in zip([got, *got_args], [want, *want_args]):
+        for a, b in zip(_flat(got, *got_args), _flat(want, *want_args), strict=True):
             typed = all(isinstance(x, (np.ndarray, np.generic)) for x in (a, b))
             a, b = np.asarray(a), np.asarray(b)
             assert a.shape == b.shape, (fn.__name__, a.shape, b.shape)
@@ -103,6 +111,29 @@ CASES = {
     ),
     "running_max_int": (L.running_max, lambda: [(ints(np.int8, 9),) for _ in range(3)]),
     "running_min_rows": (L.running_min_rows, lambda: [(ints(np.uint16, (3, 5)),) for _ in range(3)]),
+    "prefixed_cumsum": (L.prefixed_cumsum, lambda: [(floats(9),) for _ in range(3)]),
+    "inserted": (L.inserted, lambda: [(ints(np.int16, 5), v) for v in (-32768, 0, 32767)]),
+    "inserted_float": (L.inserted, lambda: [(floats(4), v) for v in (-1.5, 0.0, np.inf)]),
+    "inserted_2d": (
+        L.inserted_2d,
+        lambda: [(ints(np.int8, (2, 3)),) for _ in range(3)],
+    ),
+    "convolve_modes": (L.convolve_modes, lambda: [(floats(7), floats(3)) for _ in range(3)]),
+    "convolve_modes_even": (L.convolve_modes, lambda: [(floats(6), floats(4)) for _ in range(3)]),
+    "convolve_modes_int": (
+        L.convolve_modes,
+        lambda: [(ints(np.int8, 5), ints(np.int16, 2)) for _ in range(3)],
+    ),
+    "convolve_inf": (
+        L.convolve_modes,
+        lambda: [(floats(5), np.array([np.inf, 1.0, -2.0])), (floats(5), np.array([1.0, 2.0, np.nan]))],
+    ),
+    "convolve_swapped": (L.convolve_swapped, lambda: [(floats(2), floats(5)) for _ in range(3)]),
+    "convolve_swapped_int": (
+        L.convolve_swapped,
+        lambda: [(ints(np.int32, 4), ints(np.int32, 7)) for _ in range(3)],
+    ),
+    "moving_average": (L.moving_average, lambda: [(floats(10),) for _ in range(3)]),
 }
 
 
@@ -121,6 +152,8 @@ def test_library_call_matches_python(name):
         ('np.einsum("ij->i", a)', (3, 3), "np.einsum takes"),
         ("np.cov(a, a)", (3, 3), "np.cov of one array"),
         ("np.cov(a, ddof=3)", (3, 3), "ddof=3"),
+        ("np.insert(a, 1, a[:2])", (4,), "one scalar"),
+        ("np.insert(a.astype(np.int32), 1, 0.5)", (4,), "into an integer array"),
     ],
 )
 def test_refusals_name_the_call(src, shape, why, tmp_path):
@@ -150,5 +183,10 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "block_sums",
         "running_max",
         "running_min_rows",
+        "prefixed_cumsum",
+        "inserted",
+        "convolve_modes",
+        "convolve_modes_int",
+        "convolve_swapped",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})

@@ -96,3 +96,30 @@ def running_max(x):
 
 def running_min_rows(a):
     return np.minimum.accumulate(a, axis=1)
+
+
+def prefixed_cumsum(x):
+    """np.cumsum(np.insert(x, 0, 0.0)): the running sums with a leading zero."""
+    c = np.cumsum(np.insert(x, 0, 0.0))
+    return c[3:] - c[:-3]
+
+
+def inserted(x, v):
+    return np.insert(x, 2, v), np.insert(x, -1, 7), np.insert(x, len(x), v)
+
+
+def inserted_2d(a):
+    return np.insert(a, 0, -1)
+
+
+def convolve_modes(x, h):
+    return np.convolve(x, h), np.convolve(x, h, mode="same"), np.convolve(x, h, mode="valid")
+
+
+def convolve_swapped(h, x):
+    """The shorter operand first: numpy swaps them."""
+    return np.convolve(h, x, "same")
+
+
+def moving_average(x):
+    return np.convolve(x, np.ones(4) / 4, mode="valid")

@@ -216,7 +216,12 @@ class Elementwise:
         rewritten = self.library_rewrite(node)
         if rewritten is not None:
             return self.av(rewritten)
-        made = self.created_call(node) or self.reordered_call(node) or self.scan_call(node)
+        made = (
+            self.library_call(node)
+            or self.created_call(node)
+            or self.reordered_call(node)
+            or self.scan_call(node)
+        )
         if made is not None:
             return made
         np_name = lw.numpy_attr(f)

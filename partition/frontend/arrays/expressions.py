@@ -103,6 +103,9 @@ class ArrayExpressions:
         rewritten = self.library_rewrite(node, typed=False)
         if rewritten is not None:
             return self.rank_of(rewritten)
+        direct = self.library_rank(node)
+        if direct is not None:
+            return direct
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned

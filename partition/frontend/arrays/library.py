@@ -16,9 +16,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+import numpy as np
+
+from partition import ir
+from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.model import Reject
+from partition.frontend.arrays.values import AV, Ix, View, has_dyn
+from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
+from partition.frontend.types import NP, PyInt
 
 NP_ALIAS = "__np"
 
@@ -81,6 +87,122 @@ class Library:
         lw.src.numpy_aliases.add(NP_ALIAS)
         ast.copy_location(out, node)
         return ast.fix_missing_locations(out)
+
+    def library_rank(self, node: ast.Call) -> int | None:
+        """The rank of the library calls lowered here directly (not rewritten), else None."""
+        name = self.lw.numpy_attr(node.func)
+        if name in ("insert", "convolve") and node.args:
+            return 1 if self.rank_of(node.args[0]) is not None else None
+        return None
+
+    def library_call(self, node: ast.Call) -> AV | None:
+        """The array value of the library calls lowered here directly, else None."""
+        name = self.lw.numpy_attr(node.func)
+        if name == "insert":
+            return self.insert(node)
+        if name == "convolve":
+            return self.convolve(node)
+        return None
+
+    def convolve(self, node: ast.Call) -> AV:
+        """np.convolve(a, v, mode) of two 1-D arrays of constant lengths: element k of the full
+        convolution is the sum over j of a[k - j] * v[j] (the terms inside a), in numpy's dtype;
+        "same" and "valid" are its middle (numpy swaps the operands when v is the longer)."""
+        line = node.lineno
+        if not 2 <= len(node.args) <= 3 or node.keywords:
+            raise Reject(line, f"{text(node)}: np.convolve(a, v[, mode]) of two 1-D arrays is taken")
+        mode_node = node.args[2] if len(node.args) == 3 else ast.Constant("full")
+        mode = mode_node.value if isinstance(mode_node, ast.Constant) else None
+        if mode not in ("full", "same", "valid"):
+            raise Reject(line, f"{text(node)}: mode must be the constant 'full', 'same' or 'valid'")
+        a, v = self.av(node.args[0]), self.operand(node.args[1])
+        if not isinstance(v, AV) or len(a.shape) != 1 or len(v.shape) != 1:
+            raise Reject(line, f"{text(node)}: np.convolve of two 1-D arrays is taken")
+        if has_dyn(a.shape) or has_dyn(v.shape):
+            raise Reject(line, f"{text(node)}: np.convolve of a slice whose length is known only at run time")
+        if a.shape[0] == 0 or v.shape[0] == 0:
+            raise Reject(line, f"{text(node)}: np.convolve of an empty array (numpy raises)")
+        if v.shape[0] > a.shape[0]:
+            a, v = v, a
+        n, m = a.shape[0], v.shape[0]
+        rdt = self.probe(np.convolve, [a, v], f"np.convolve() of {a.dtype.name} and {v.dtype.name}", line)
+        self.note_float_order(rdt, "np.convolve()", "numpy uses dot products of slices", line)
+        off, size = {"full": (0, n + m - 1), "same": ((m - 1) // 2, n), "valid": (m - 1, n - m + 1)}[mode]
+        idt = narrowest_signed(-m, n + m) or INT64
+
+        def pair(k: Ix, j: Ix) -> tuple[TE, TE]:
+            src = ir.Bin("sub", ir.Bin("add", cast(k.e, idt), const(off, idt), idt), cast(j.e, idt), idt)
+            if mode == "valid":  # always inside a
+                return a.at((Ix(src, 0, n - 1),)), v.at((j,))
+            clamped = ir.Bin("min", ir.Bin("max", src, const(0, idt), idt), const(n - 1, idt), idt)
+            x = cast(a.at((Ix(clamped, 0, n - 1),)).e, rdt)
+            inside = ir.Logic("land", ir.Cmp("ge", src, const(0, idt)), ir.Cmp("lt", src, const(n, idt)))
+            # a term outside a is no term: both factors 0 (not 0 * v[j], NaN for an infinite v[j])
+            y = cast(v.at((j,)).e, rdt)
+            zero = const(0, rdt)
+            return TE(NP(rdt), ir.Select(inside, x, zero, rdt)), TE(NP(rdt), ir.Select(inside, y, zero, rdt))
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                stmts, acc = self.accumulate(m, rdt, line, lambda j: pair(idx[0], j))
+                value = self.lw.store_value(TE(NP(rdt), acc), target.base, line)
+                return [*stmts, ir.Store(target.base.name, target.index(idx), value, line)]
+
+            target.base.stored = True
+            return self.loop_nest((size,), line, body)
+
+        return self.produced((size,), rdt, fill, line)
+
+    def insert(self, node: ast.Call) -> AV:
+        """np.insert(a, i, v) of one scalar at a constant position: the flattened array (numpy
+        flattens without an axis) with v, cast to a's dtype as numpy stores it, before element i."""
+        lw = self.lw
+        line = node.lineno
+        if len(node.args) != 3 or node.keywords:
+            raise Reject(
+                line, f"{text(node)}: np.insert of one scalar at a constant position (no axis=) is taken"
+            )
+        a = self.av(node.args[0])
+        if len(a.shape) != 1:
+            a = self.flattened("flatten", a, ast.Call(ast.Name("flatten"), [], [], lineno=line))
+        n = a.shape[0]
+        if has_dyn(a.shape):
+            raise Reject(line, f"{text(node)}: np.insert into a slice whose length is known only at run time")
+        pos = self.slice_bound(node.args[1])
+        if type(pos) is not int:
+            raise Reject(line, f"{text(node)}: the position must be one constant int")
+        if not -n <= pos <= n:
+            raise Reject(
+                line, f"{text(node)}: position {pos} is out of bounds for {n} elements (numpy raises)"
+            )
+        if pos < 0:
+            pos += n  # numpy counts a negative position from the end
+        if self.rank_of(node.args[2]) is not None:
+            raise Reject(line, f"{text(node)}: np.insert of an array of values (one scalar is taken)")
+        te = lw.expr(node.args[2])
+        dt = a.dtype
+        if not hasattr(te.e, "dtype") or isinstance(te.pt, tuple):
+            raise Reject(line, f"{text(node)}: the value must be one number")
+        if dt.is_int and not te.e.dtype.is_int:
+            raise Reject(line, f"{text(node)}: a {te.e.dtype.name} value into an integer array")
+        if dt.is_int and isinstance(te.e, ir.Const) and not dt.min <= int(te.e.value) <= dt.max:
+            raise Reject(
+                line, f"{text(node)}: {te.e.value} does not fit {dt.name} (numpy raises OverflowError)"
+            )
+        value = lw.fitting(te, dt, line) if dt.is_int and isinstance(te.pt, PyInt) else cast(te.e, dt)
+        idt = narrowest_signed(-1, n + 1) or INT64
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            if n == 0:
+                return TE(NP(dt), value)
+            i = cast(idx[0].e, idt)
+            # the source element: i before the position, i - 1 after it (clamped: both are read)
+            src = ir.Bin("sub", i, cast(ir.Cmp("gt", i, const(pos, idt)), idt), idt)
+            before = a.at((Ix(ir.Bin("min", src, const(n - 1, idt), idt), 0, n - 1),))
+            here = ir.Cmp("eq", i, const(pos, idt))
+            return TE(NP(dt), ir.Select(here, value, cast(before.e, dt), dt))
+
+        return AV((n + 1,), dt, at)
 
     def as_float(self, x: ast.expr, typed: bool) -> ast.expr:
         """x as numpy's linalg and statistics functions take it: integers and bools become float64."""
