@@ -134,6 +134,18 @@ CASES = {
         lambda: [(ints(np.int32, 4), ints(np.int32, 7)) for _ in range(3)],
     ),
     "moving_average": (L.moving_average, lambda: [(floats(10),) for _ in range(3)]),
+    "conv_patch": (
+        L.conv_patch,
+        lambda: [(floats((5, 4, 2)), floats((3, 2, 2, 3)), floats(3)) for _ in range(3)],
+    ),
+    "tensordot_pairs": (
+        L.tensordot_pairs,
+        lambda: [(ints(np.int16, (3, 2, 4)), ints(np.int8, (4, 3, 2))) for _ in range(3)],
+    ),
+    "tensordot_default": (
+        L.tensordot_default,
+        lambda: [(floats((2, 3, 4)), floats((3, 4, 2))) for _ in range(3)],
+    ),
 }
 
 
@@ -153,6 +165,7 @@ def test_library_call_matches_python(name):
         ("np.cov(a, a)", (3, 3), "np.cov of one array"),
         ("np.cov(a, ddof=3)", (3, 3), "ddof=3"),
         ("np.insert(a, 1, a[:2])", (4,), "one scalar"),
+        ("np.tensordot(a, a, axes=a.ndim - 1)", (3, 3), "written as constants"),
         ("np.insert(a.astype(np.int32), 1, 0.5)", (4,), "into an integer array"),
     ],
 )
@@ -188,5 +201,7 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "convolve_modes",
         "convolve_modes_int",
         "convolve_swapped",
+        "conv_patch",
+        "tensordot_pairs",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})

@@ -21,7 +21,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, View, has_dyn
+from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
 from partition.frontend.types import NP, PyInt
@@ -93,7 +93,36 @@ class Library:
         name = self.lw.numpy_attr(node.func)
         if name in ("insert", "convolve") and node.args:
             return 1 if self.rank_of(node.args[0]) is not None else None
+        if name == "tensordot" and len(node.args) in (2, 3):
+            ra, rb = self.rank_of(node.args[0]), self.rank_of(node.args[1])
+            axes = self.tensordot_axes(node, ra or 0, rb or 0)
+            rank = (ra or 0) + (rb or 0) - 2 * len(axes[0])
+            return rank if rank > 0 else None
         return None
+
+    def tensordot_axes(self, node: ast.Call, ra: int, rb: int) -> tuple[list[int], list[int]]:
+        """The axes np.tensordot contracts, of a and of b (normalised), from its constant axes argument."""
+        line = node.lineno
+        spec = node.args[2] if len(node.args) == 3 else ast.Constant(2)
+        try:
+            value = ast.literal_eval(spec)
+        except ValueError:
+            raise Reject(line, f"{text(node)}: the axes must be written as constants") from None
+        if type(value) is int:
+            if not 0 <= value <= min(ra, rb):
+                raise Reject(line, f"{text(node)}: axes={value} for arrays of {ra} and {rb} dimensions")
+            return list(range(ra - value, ra)), list(range(value))
+        if isinstance(value, (list, tuple)) and len(value) == 2:
+            xs, ys = ([v] if type(v) is int else list(v) for v in value)
+            if (
+                len(xs) == len(ys)
+                and all(type(k) is int and -ra <= k < ra for k in xs)
+                and all(type(k) is int and -rb <= k < rb for k in ys)
+            ):
+                xs, ys = [k % ra for k in xs], [k % rb for k in ys]
+                if len(set(xs)) == len(xs) and len(set(ys)) == len(ys):
+                    return xs, ys
+        raise Reject(line, f"{text(node)}: axes must be an int or two equally long lists of distinct axes")
 
     def library_call(self, node: ast.Call) -> AV | None:
         """The array value of the library calls lowered here directly, else None."""
@@ -102,7 +131,68 @@ class Library:
             return self.insert(node)
         if name == "convolve":
             return self.convolve(node)
+        if name == "tensordot":
+            return self.tensordot(node)
         return None
+
+    def tensordot(self, node: ast.Call) -> AV:
+        """np.tensordot(a, b, axes): each element the sum of products over the contracted axes
+        (a's free axes, then b's, in order), in np.dot's dtype, as numpy's dot of the reshaped
+        operands (the float sum in index order, within the tolerance of numpy's BLAS order)."""
+        line = node.lineno
+        if len(node.args) not in (2, 3) or node.keywords:
+            raise Reject(line, f"{text(node)}: np.tensordot(a, b[, axes]) of two arrays")
+        a, b = self.operand(node.args[0]), self.operand(node.args[1])
+        if not isinstance(a, AV) or not isinstance(b, AV):
+            raise Reject(line, f"{text(node)}: np.tensordot of a scalar")
+        if has_dyn(a.shape) or has_dyn(b.shape):
+            raise Reject(
+                line, f"{text(node)}: np.tensordot of a slice whose length is known only at run time"
+            )
+        ra, rb = len(a.shape), len(b.shape)
+        xs, ys = self.tensordot_axes(node, ra, rb)
+        kshape = tuple(a.shape[k] for k in xs)
+        if kshape != tuple(b.shape[k] for k in ys):
+            raise Reject(line, f"{text(node)}: shape-mismatch for sum (numpy raises)")
+        free_a = [k for k in range(ra) if k not in xs]
+        free_b = [k for k in range(rb) if k not in ys]
+        shape = tuple(a.shape[k] for k in free_a) + tuple(b.shape[k] for k in free_b)
+        rdt = self.probe(np.dot, [a, b], f"np.tensordot() of {a.dtype.name} and {b.dtype.name}", line)
+        self.note_float_order(rdt, "np.tensordot()", "numpy uses BLAS", line)
+
+        def place(rank: int, free: list[int], contracted: list[int], fi: tuple, ki: tuple) -> tuple[Ix, ...]:
+            full: list[Ix] = [ix_const(0)] * rank
+            for k, i in zip(free, fi):
+                full[k] = i
+            for k, i in zip(contracted, ki):
+                full[k] = i
+            return tuple(full)
+
+        def total(idx: tuple[Ix, ...]) -> tuple[list[ir.Stmt], ir.Var]:
+            acc = self.scalar_temp("acc", rdt)
+            ia, ib = idx[: len(free_a)], idx[len(free_a) :]
+
+            def step(kk: tuple[Ix, ...]) -> list[ir.Stmt]:
+                x = cast(a.at(place(ra, free_a, xs, ia, kk)).e, rdt)
+                y = cast(b.at(place(rb, free_b, ys, ib, kk)).e, rdt)
+                prod = ir.Bin("and" if rdt.is_bool else "mul", x, y, rdt)
+                return [ir.Assign(acc.name, ir.Bin("or" if rdt.is_bool else "add", acc, prod, rdt), line)]
+
+            return [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(kshape, line, step)], acc
+
+        if not shape:  # numpy gives a 0-d array; call_rank sends a full contraction to the scalar path
+            raise Reject(line, f"{text(node)}: np.tensordot over every axis (a 0-d array; use np.sum(a * b))")
+
+        def fill(target: View) -> list[ir.Stmt]:
+            def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:
+                stmts, acc = total(idx)
+                value = self.lw.store_value(TE(NP(rdt), acc), target.base, line)
+                return [*stmts, ir.Store(target.base.name, target.index(idx), value, line)]
+
+            target.base.stored = True
+            return self.loop_nest(shape, line, body)
+
+        return self.produced(shape, rdt, fill, line)
 
     def convolve(self, node: ast.Call) -> AV:
         """np.convolve(a, v, mode) of two 1-D arrays of constant lengths: element k of the full
