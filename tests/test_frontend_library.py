@@ -16,6 +16,7 @@ from frontend_util import csim_pass, profile_calls
 from test_frontend import run_ir, run_python
 
 from partition.frontend import Rejected, translate
+from partition.interp import execute
 
 APP_DIR = Path(__file__).parent
 RNG = np.random.default_rng(20261206)
@@ -40,6 +41,12 @@ def _flat(*values):
     for v in values:
         out.extend(_flat(*v) if isinstance(v, tuple) else [v])
     return out
+
+
+def spd(n):
+    """A symmetric positive definite matrix."""
+    m = RNG.standard_normal((n, n))
+    return m @ m.T + n * np.eye(n)
 
 
 def check_library(fn, calls):
@@ -146,6 +153,32 @@ CASES = {
         L.tensordot_default,
         lambda: [(floats((2, 3, 4)), floats((3, 4, 2))) for _ in range(3)],
     ),
+    "solve_system": (L.solve_system, lambda: [(spd(4) + floats((4, 4)) / 10, floats(4)) for _ in range(3)]),
+    "solve_system_matrix": (L.solve_system, lambda: [(floats((3, 3)), floats((3, 2))) for _ in range(3)]),
+    "solve_system_int": (
+        L.solve_system,
+        lambda: [
+            (ints(np.int8, (3, 3)) // 4 + 40 * np.eye(3, dtype=np.int8), ints(np.int16, 3)) for _ in range(3)
+        ],
+    ),
+    "solve_pivoting": (  # a zero on the diagonal: only a row swap solves it
+        L.solve_system,
+        lambda: [
+            (np.array([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]]), floats(3)) for _ in range(2)
+        ],
+    ),
+    "solve_f32": (
+        L.solve_system,
+        lambda: [(spd(3).astype(np.float32), floats(3, np.float32)) for _ in range(2)],
+    ),
+    "inverse": (L.inverse, lambda: [(floats((4, 4)),) for _ in range(3)]),
+    "inverse_times": (L.inverse_times, lambda: [(floats((3, 3)), floats(3)) for _ in range(3)]),
+    "normal_equations": (L.normal_equations, lambda: [(floats((9, 3)), floats(9)) for _ in range(3)]),
+    "cholesky_factor": (L.cholesky_factor, lambda: [(spd(5),) for _ in range(3)]),
+    "cholesky_factor_upper_ignored": (  # numpy reads the lower triangle only
+        L.cholesky_factor,
+        lambda: [(np.tril(spd(3)) + np.triu(floats((3, 3)), 1),) for _ in range(2)],
+    ),
 }
 
 
@@ -203,5 +236,31 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "convolve_swapped",
         "conv_patch",
         "tensordot_pairs",
+        "solve_system_matrix",
+        "solve_pivoting",
+        "inverse",
+        "normal_equations",
+        "cholesky_factor",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})
+
+
+def test_singular_and_indefinite_matrices_fall_back():
+    """numpy raises LinAlgError: the kernel sets its fallback status, so the call runs on the CPU."""
+    k = check_library(L.solve_system, [(spd(3), floats(3))])
+    assert k.status is not None
+    singular = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]])
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.solve(singular, np.ones(3))
+    assert execute(k, {"A": singular, "b": np.ones(3)}).status == 1
+    assert execute(k, {"A": np.full((3, 3), np.nan), "b": np.ones(3)}).status == 1
+    assert execute(k, {"A": spd(3), "b": np.ones(3)}).status == 0
+    k = check_library(L.inverse, [(floats((2, 2)),)])
+    assert execute(k, {"A": np.zeros((2, 2))}).status == 1
+    k = check_library(L.cholesky_factor, [(spd(3),)])
+    for bad in (-spd(3), np.diag([1.0, 0.0, 1.0])):
+        with pytest.raises(np.linalg.LinAlgError):
+            np.linalg.cholesky(bad)
+        assert execute(k, {"A": bad}).status == 1
+    assert execute(k, {"A": np.full((3, 3), np.nan)}).status == 1  # numpy gives NaNs: the CPU does
+    assert execute(k, {"A": spd(3)}).status == 0

@@ -142,3 +142,24 @@ def tensordot_pairs(a, b):
 
 def tensordot_default(a, b):
     return np.tensordot(a, b)
+
+
+def solve_system(A, b):
+    return np.linalg.solve(A, b)
+
+
+def inverse(A):
+    return np.linalg.inv(A)
+
+
+def cholesky_factor(A):
+    return np.linalg.cholesky(A)
+
+
+def normal_equations(X, y):
+    """Least squares by the normal equations: an inverse inside a product chain."""
+    return np.linalg.inv(X.T @ X) @ X.T @ y
+
+
+def inverse_times(A, v):
+    return np.linalg.inv(A) @ v

@@ -90,6 +90,9 @@ class Library:
 
     def library_rank(self, node: ast.Call) -> int | None:
         """The rank of the library calls lowered here directly (not rewritten), else None."""
+        solved = self.linalg_rank(node)
+        if solved is not None:
+            return solved
         name = self.lw.numpy_attr(node.func)
         if name in ("insert", "convolve") and node.args:
             return 1 if self.rank_of(node.args[0]) is not None else None
@@ -126,6 +129,9 @@ class Library:
 
     def library_call(self, node: ast.Call) -> AV | None:
         """The array value of the library calls lowered here directly, else None."""
+        solved = self.linalg_call(node)
+        if solved is not None:
+            return solved
         name = self.lw.numpy_attr(node.func)
         if name == "insert":
             return self.insert(node)
