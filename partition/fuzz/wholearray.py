@@ -266,7 +266,9 @@ class ArrayGen(ExprGen):
 
     def axis_reduction(self, shape: tuple[int, ...]) -> None:
         """`r = np.sum(e, axis=k)` (or mean/max/min/argmax/argmin, function or method, axis
-        negative or not, keepdims): a new array of numpy's dtype for it."""
+        negative or not, a tuple of axes, keepdims): a new array of numpy's dtype for it. Or
+        instead a flip, scan (cumsum, np.maximum/minimum.accumulate), roll, pad, join, np.insert,
+        np.clip with keywords or an einsum transpose."""
         d = self.d
         e = self.array_expr(shape)
         if e is None or e.dt == "bool":
@@ -283,6 +285,9 @@ class ArrayGen(ExprGen):
                     f"np.concatenate(({{}}, {{}}), axis={axis})", f"np.stack([{{}}, {{}}], axis={axis})",
                     "np.transpose({})",
                     f"np.pad({{}}, ({d.int(0, 2)}, {d.int(0, 2)}), mode='edge')",
+                    f"np.maximum.accumulate({{}}, axis={axis})", f"np.minimum.accumulate({{}}, {axis})",
+                    f"np.insert({{}}, {d.int(-2, 2)}, {d.int(0, 9)})", "np.clip({}, a_min=2, a_max=7)",
+                    "np.einsum('ij->ji', {}).copy()" if len(shape) == 2 else "np.flip({})",
                 )
             )  # fmt: skip
             val = quiet(lambda: eval(form.format("x", "x"), {"np": np, "x": e.s}))
@@ -300,6 +305,8 @@ class ArrayGen(ExprGen):
         )
         kind = d.choice(kinds)
         keep = ", keepdims=True" if kind not in ("argmax", "argmin") and d.chance(0.2) else ""
+        if kind not in ("argmax", "argmin") and len(shape) >= 3 and d.chance(0.3):
+            axis = tuple(sorted(d.choice(((0, 1), (0, 2), (1, 2), (0, -1)))))  # type: ignore[assignment]
         form = d.choice((f"np.{kind}({{}}, axis={axis}{keep})", f"({{}}).{kind}(axis={axis}{keep})"))
         val = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
         if val is None or not isinstance(val, np.ndarray) or val.dtype.name not in (*INT_DTS, *FLOAT_DTS):
