@@ -179,6 +179,22 @@ CASES = {
         L.cholesky_factor,
         lambda: [(np.tril(spd(3)) + np.triu(floats((3, 3)), 1),) for _ in range(2)],
     ),
+    "quartiles": (L.quartiles, lambda: [(floats(11),), (floats(11),), (np.arange(11.0) % 4,)]),
+    "quartiles_special": (
+        L.quartiles,
+        lambda: [
+            (np.array([1.0, np.nan, 3.0, 0.0]),),
+            (np.array([-np.inf, 1.0, np.inf, 2.0]),),
+            (np.array([-0.0, 0.0, -0.0, 5.0]),),
+        ],
+    ),
+    "quartiles_2d": (L.quartiles, lambda: [(floats((3, 4)),) for _ in range(3)]),
+    "one_percentile": (L.one_percentile, lambda: [(floats(8),) for _ in range(3)]),
+    "median_odd": (L.median_of, lambda: [(floats(7),), (np.array([2.0, np.nan, 1.0, 0.0, 4.0, 3.0, 1.0]),)]),
+    "median_even": (L.median_of, lambda: [(floats(6),) for _ in range(3)]),
+    "median_int": (L.median_of, lambda: [(ints(np.int8, 6),), (ints(np.int8, 6),)]),
+    "median_int64_odd": (L.median_of, lambda: [(ints(np.int64, (3, 3)),) for _ in range(2)]),
+    "median_f32": (L.median_of, lambda: [(floats(4, np.float32),) for _ in range(3)]),
 }
 
 
@@ -199,6 +215,9 @@ def test_library_call_matches_python(name):
         ("np.cov(a, ddof=3)", (3, 3), "ddof=3"),
         ("np.insert(a, 1, a[:2])", (4,), "one scalar"),
         ("np.tensordot(a, a, axes=a.ndim - 1)", (3, 3), "written as constants"),
+        ("np.percentile(a.astype(np.int32), 50)", (5,), "float64 is taken"),
+        ("np.percentile(a, 50, axis=0)", (3, 3), "no keywords"),
+        ("np.median(a, axis=0)", (3, 3), "no axis"),
         ("np.insert(a.astype(np.int32), 1, 0.5)", (4,), "into an integer array"),
     ],
 )
@@ -241,6 +260,11 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "inverse",
         "normal_equations",
         "cholesky_factor",
+        "quartiles",
+        "quartiles_special",
+        "one_percentile",
+        "median_even",
+        "median_int",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})
 

@@ -163,3 +163,15 @@ def normal_equations(X, y):
 
 def inverse_times(A, v):
     return np.linalg.inv(A) @ v
+
+
+def quartiles(x):
+    return np.percentile(x, [0, 5, 25, 50, 75, 95, 100])
+
+
+def one_percentile(x):
+    return np.percentile(x, 90) - np.percentile(x, 12.5)
+
+
+def median_of(x):
+    return np.median(x)

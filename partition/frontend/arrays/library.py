@@ -91,6 +91,8 @@ class Library:
     def library_rank(self, node: ast.Call) -> int | None:
         """The rank of the library calls lowered here directly (not rewritten), else None."""
         solved = self.linalg_rank(node)
+        if solved is None:
+            solved = self.order_rank(node)
         if solved is not None:
             return solved
         name = self.lw.numpy_attr(node.func)
@@ -129,7 +131,7 @@ class Library:
 
     def library_call(self, node: ast.Call) -> AV | None:
         """The array value of the library calls lowered here directly, else None."""
-        solved = self.linalg_call(node)
+        solved = self.linalg_call(node) or self.order_call(node)
         if solved is not None:
             return solved
         name = self.lw.numpy_attr(node.func)

@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), run-time windows (`Windows`), numpy library calls (`Library`) and np.linalg's solvers (`LinalgSolvers`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), numpy library calls (`Library`) and np.linalg's solvers (`LinalgSolvers`), medians and percentiles (`Ordering`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -16,6 +16,7 @@ from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
 from partition.frontend.arrays.library import Library
 from partition.frontend.arrays.linalg import LinalgSolvers
+from partition.frontend.arrays.order import Ordering
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -37,6 +38,7 @@ class ArrayLowering(
     Scans,
     Library,
     LinalgSolvers,
+    Ordering,
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 

@@ -127,6 +127,9 @@ class Reductions:
         rewritten = self.library_rewrite(node)
         if rewritten is not None:
             return lw.expr(rewritten)
+        ordered = self.order_scalar(node)
+        if ordered is not None:
+            return ordered
         np_name = lw.numpy_attr(f)
         line = node.lineno
         if np_name in REDUCTIONS:
