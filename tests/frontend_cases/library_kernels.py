@@ -175,3 +175,22 @@ def one_percentile(x):
 
 def median_of(x):
     return np.median(x)
+
+
+def grey_histogram(img):
+    return np.bincount(img.ravel(), minlength=256)
+
+
+def signed_counts(x):
+    """int8 values: a negative one makes numpy raise (the kernel falls back)."""
+    return np.bincount(x, None, 128)
+
+
+def percentile_bins(img, pct):
+    """The first grey level whose cumulative count reaches pct percent (histogram stretching)."""
+    cdf = np.cumsum(np.bincount(img.ravel(), minlength=256))
+    return int(np.searchsorted(cdf, cdf[-1] * pct / 100.0))
+
+
+def search_both_sides(a, v):
+    return np.searchsorted(a, v) * 100 + np.searchsorted(a, v, side="right")

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from partition import ir
-from partition.dtypes import INT64, narrowest_signed
+from partition.dtypes import INT64, UINT8, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const
 from partition.frontend.model import TE, Reject, cast, const
@@ -96,7 +96,7 @@ class Library:
         if solved is not None:
             return solved
         name = self.lw.numpy_attr(node.func)
-        if name in ("insert", "convolve") and node.args:
+        if name in ("insert", "convolve", "bincount") and node.args:
             return 1 if self.rank_of(node.args[0]) is not None else None
         if name == "tensordot" and len(node.args) in (2, 3):
             ra, rb = self.rank_of(node.args[0]), self.rank_of(node.args[1])
@@ -141,7 +141,69 @@ class Library:
             return self.convolve(node)
         if name == "tensordot":
             return self.tensordot(node)
+        if name == "bincount":
+            return self.bincount(node)
         return None
+
+    def bincount(self, node: ast.Call) -> AV:
+        """np.bincount(x, minlength=m) of a 1-D integer array whose every value is below m: the
+        counts, int64. numpy's length is max(m, max(x) + 1), so only a minlength above the
+        dtype's largest value fixes it (uint8 and 256); a negative value (numpy raises
+        ValueError) sets the fallback status, and no count is written out of bounds."""
+        lw = self.lw
+        line = node.lineno
+        if not 1 <= len(node.args) <= 3 or node.keywords:
+            raise Reject(line, f"{text(node)}: np.bincount(x, minlength=m) of an integer array is taken")
+        if len(node.args) >= 2 and not (
+            isinstance(node.args[1], ast.Constant) and node.args[1].value is None
+        ):
+            raise Reject(line, f"{text(node)}: np.bincount with weights is not taken")
+        x = self.av(node.args[0])
+        if len(x.shape) != 1 or has_dyn(x.shape):
+            raise Reject(
+                line, f"{text(node)}: np.bincount of a 1-D array of constant length (numpy raises otherwise)"
+            )
+        dt = x.dtype
+        if not (dt.is_int or dt.is_bool) or dt.name == "uint64":
+            raise Reject(
+                line, f"{text(node)}: np.bincount of a {dt.name} array (numpy casts it safely to int64)"
+            )
+        m = self.slice_bound(node.args[2]) if len(node.args) == 3 else 0
+        top = dt.max
+        if type(m) is not int or m < top + 1 or m > 1 << 16:
+            raise Reject(
+                line,
+                f"{text(node)}: np.bincount needs a constant minlength of at least {top + 1} (the {dt.name} "
+                "values' bound) and at most 65536: otherwise the result's length depends on the values",
+            )
+        rdt = INT64
+        idt = narrowest_signed(-1, m) or INT64
+        status = lw.status_name() if dt.kind == "int" else None
+
+        def fill(target: View) -> list[ir.Stmt]:
+            stmts = self.loop_nest(
+                (m,), line, lambda i: [ir.Store(target.base.name, target.index(i), const(0, rdt), line)]
+            )
+
+            def count(i: tuple[Ix, ...]) -> list[ir.Stmt]:
+                v = cast(x.at(i).e, idt)
+                safe = ir.Bin("max", v, const(0, idt), idt) if status else v
+                where = target.index((Ix(safe, 0, m - 1),))
+                add = ir.Store(
+                    target.base.name,
+                    where,
+                    ir.Bin("add", ir.Load(target.base.name, where, rdt), const(1, rdt), rdt),
+                    line,
+                )
+                if status is None:
+                    return [add]
+                neg = ir.Cmp("lt", v, const(0, idt))
+                return [ir.If(neg, [ir.Assign(status, const(1, UINT8), line)], [add], line)]
+
+            target.base.stored = target.base.loaded = True
+            return stmts + self.loop_nest(x.shape, line, count)
+
+        return self.produced((m,), rdt, fill, line)
 
     def tensordot(self, node: ast.Call) -> AV:
         """np.tensordot(a, b, axes): each element the sum of products over the contracted axes

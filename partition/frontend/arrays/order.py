@@ -20,9 +20,9 @@ import ast
 import numpy as np
 
 from partition import ir
-from partition.dtypes import FLOAT64, dtype
+from partition.dtypes import BOOL, FLOAT64, INT64, dtype, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const
+from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const, numpy_sample
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
 from partition.frontend.types import NP
@@ -64,8 +64,11 @@ class Ordering:
         return AV((len(qs),), FLOAT64, at)
 
     def order_scalar(self, node: ast.Call) -> TE | None:
-        """np.median(a) or np.percentile(a, q) of one q: a scalar, None for other calls."""
+        """np.median(a), np.percentile(a, q) of one q or np.searchsorted(a, v) of one v: a
+        scalar, None for other calls."""
         name = self.lw.numpy_attr(node.func)
+        if name == "searchsorted" and node.args and self.rank_of(node.args[0]) is not None:
+            return self.searchsorted(node)
         if name not in ("median", "percentile") or not node.args or self.rank_of(node.args[0]) is None:
             return None
         line = node.lineno
@@ -90,6 +93,91 @@ class Ordering:
             last = self.view_av(srt).at((ix_const(n - 1),)).e
             value = ir.Select(ir.Cmp("ne", last, last), cast(last, rdt), value, rdt)
         return TE(NP(rdt), value)
+
+    def searchsorted(self, node: ast.Call) -> TE:
+        """np.searchsorted(a, v[, side]) of one scalar v: numpy's binary search itself (for an
+        unsorted a numpy's answer is where its bisection ends, so the kernel bisects the same
+        way), comparing in the dtype numpy gives a and v together, NaN ordered last."""
+        lw = self.lw
+        line = node.lineno
+        kw = {k.arg: k.value for k in node.keywords}
+        side_node = node.args[2] if len(node.args) == 3 else kw.pop("side", None)
+        if len(node.args) not in (2, 3) or kw or (len(node.args) == 3 and node.keywords):
+            raise Reject(
+                line, f"{text(node)}: np.searchsorted(a, v[, side]) of one scalar v (sorter= is not taken)"
+            )
+        side = (
+            "left"
+            if side_node is None
+            else (side_node.value if isinstance(side_node, ast.Constant) else None)
+        )
+        if side not in ("left", "right"):
+            raise Reject(line, f"{text(node)}: side must be the constant 'left' or 'right'")
+        if self.rank_of(node.args[1]) is not None:
+            raise Reject(line, f"{text(node)}: np.searchsorted of an array of values (one scalar is taken)")
+        a = self.av(node.args[0])
+        if len(a.shape) != 1 or has_dyn(a.shape):
+            raise Reject(line, f"{text(node)}: np.searchsorted of a 1-D array of constant length")
+        key = lw.expr(node.args[1])
+        if not hasattr(key.e, "dtype") or isinstance(key.pt, tuple):
+            raise Reject(line, f"{text(node)}: the value must be one number")
+        try:
+            cdt = dtype(np.result_type(np.ones(1, dtype=a.dtype.np), numpy_sample(key)))
+        except (TypeError, KeyError):
+            raise Reject(
+                line, f"{text(node)}: no common dtype of a {a.dtype.name} array and its value"
+            ) from None
+        n = a.shape[0]
+        idt = narrowest_signed(-1, n + 1) or INT64
+        lo, hi = self.scalar_temp("lo", idt), self.scalar_temp("hi", idt)
+        mid, k = self.scalar_temp("mid", idt), self.scalar_temp("key", cdt)
+
+        def less(x: ir.Expr, y: ir.Expr) -> ir.Expr:
+            lt: ir.Expr = ir.Cmp("lt", x, y)
+            if cdt.is_float:  # numpy's order: NaN after every number
+                lt = ir.Logic("lor", lt, ir.Logic("land", ir.Cmp("ne", y, y), ir.Cmp("eq", x, x)))
+            return lt
+
+        x = cast(self.view_av(self.materialised(a, line)).at((Ix(mid, 0, n - 1),)).e, cdt)
+        go_right = less(x, k) if side == "left" else ir.Un("not", less(k, x), BOOL)
+
+        def step(_: tuple[Ix, ...]) -> list[ir.Stmt]:
+            half = ir.Bin("shr", ir.Bin("sub", hi, lo, idt), const(1, idt), idt)
+            return [
+                ir.If(
+                    ir.Cmp("lt", lo, hi),
+                    [
+                        ir.Assign(mid.name, ir.Bin("add", lo, half, idt), line),
+                        ir.If(
+                            go_right,
+                            [ir.Assign(lo.name, ir.Bin("add", mid, const(1, idt), idt), line)],
+                            [ir.Assign(hi.name, mid, line)],
+                            line,
+                        ),
+                    ],
+                    [],
+                    line,
+                )
+            ]
+
+        stmts = [
+            ir.Assign(k.name, cast(key.e, cdt), line),
+            ir.Assign(lo.name, const(0, idt), line),
+            ir.Assign(hi.name, const(n, idt), line),
+            ir.Assign(mid.name, const(0, idt), line),
+            *self.loop_nest((n.bit_length(),), line, step),
+        ]
+        self.emit(stmts, line, "np.searchsorted()")
+        return TE(NP(INT64), cast(lo, INT64))
+
+    def materialised(self, a: AV, line: int) -> View:
+        """`a`'s elements in an array: its own view, or a temporary filled before the statement."""
+        if a.view is not None:
+            return a.view
+        t = self.temp_view(a.dtype, a.shape)
+        self.emit(self.store_loop(t, a, line), line, "np.searchsorted()")
+        t.base.loaded = True
+        return t
 
     def ordered_operand(self, node: ast.expr, what: str, line: int) -> AV:
         a = self.av(node)
