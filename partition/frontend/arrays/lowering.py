@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), run-time windows (`Windows`), numpy library calls (`Library`) and np.linalg's solvers (`LinalgSolvers`), medians and percentiles (`Ordering`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), numpy library calls (`Library`, `DirectCalls`) and np.linalg's solvers (`LinalgSolvers`), medians and percentiles (`Ordering`), arrays numpy creates in expressions (`Created`), gathers, flattening and sorting (`Reordered`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from partition.dtypes import DType
 from partition.frontend.arrays.bindings import Bindings
 from partition.frontend.arrays.created import Created
+from partition.frontend.arrays.direct import DirectCalls
 from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
 from partition.frontend.arrays.library import Library
@@ -37,6 +38,7 @@ class ArrayLowering(
     Reordered,
     Scans,
     Library,
+    DirectCalls,
     LinalgSolvers,
     Ordering,
 ):
