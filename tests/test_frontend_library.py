@@ -223,6 +223,16 @@ CASES = {
         L.search_both_sides,
         lambda: [(np.sort(ints(np.int16, 6)), v) for v in (-32768, 0, 5, 32767)],
     ),
+    "best_first": (
+        L.best_first,
+        lambda: [(RNG.permutation(9).astype(np.float64) - 4.5, 3) for _ in range(3)],
+    ),
+    "best_first_nan": (L.best_first, lambda: [(np.array([1.0, np.nan, -2.0, 5.0]), 2), (floats(4), 2)]),
+    "stable_order": (L.stable_order, lambda: [(RNG.integers(0, 3, 8).astype(np.int16),) for _ in range(3)]),
+    "stable_order_float": (
+        L.stable_order,
+        lambda: [(np.array([0.0, np.nan, -0.0, 1.0, np.nan, 0.0, -1.0, 1.0]),), (floats(8),)],
+    ),
 }
 
 
@@ -302,6 +312,9 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "percentile_bins",
         "search_both_sides",
         "search_int_array",
+        "best_first",
+        "stable_order",
+        "stable_order_float",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})
 
@@ -338,3 +351,15 @@ def test_negative_bincount_values_fall_back():
     with pytest.raises(ValueError):
         np.bincount(bad, None, 128)
     assert execute(k, {"x": bad}).status == 1
+
+
+def test_argsort_ties_fall_back_unless_stable():
+    """numpy's default argsort orders ties its own way: a tie hands the call to the CPU."""
+    x = np.array([3.0, -1.0, 2.0, 0.5])
+    k = check_library(L.best_first, [(x, 2)])
+    assert k.status is not None
+    assert execute(k, {"scores": x, "k": 2}).status == 0
+    for tied in ([3.0, -1.0, 3.0, 0.5], [0.0, -0.0, 1.0, 2.0], [np.nan, 1.0, np.nan, 2.0]):
+        assert execute(k, {"scores": np.array(tied), "k": 2}).status == 1
+    k = check_library(L.stable_order, [(np.array([1, 1, 0, 1], np.int16),)])
+    assert k.status is None  # kind="stable": numpy's order is the network's

@@ -194,3 +194,13 @@ def percentile_bins(img, pct):
 
 def search_both_sides(a, v):
     return np.searchsorted(a, v) * 100 + np.searchsorted(a, v, side="right")
+
+
+def best_first(scores, k):
+    """Indices of the k largest scores, best first."""
+    order = np.argsort(scores)[::-1]
+    return order[:k].copy()
+
+
+def stable_order(x):
+    return np.argsort(x, kind="stable")

@@ -8,9 +8,14 @@ the mean of the middle one or two (median), `_lerp` of the neighbours of numpy's
 index (percentile, method "linear"; the indices and weights are computed at compile time
 by numpy's own helpers). A NaN anywhere makes the result NaN, as numpy's NaN check does.
 
+np.argsort(a) of a 1-D array sorts (value, index) pairs by the same network, which swaps
+only pairs strictly out of order and so is stable: kind="stable" (or "mergesort") gives
+numpy's order for every input. numpy's default kind is not stable (its SIMD sorts order
+ties their own way), so without kind="stable" a tie (equal values, two NaNs, -0.0 and 0.0)
+sets the fallback status and the call runs on the CPU; without ties the order is unique.
+
 np.percentile of integer arrays is refused: numpy subtracts the neighbours in the integer
-dtype (wrapping for int8), which a kernel would have to reproduce bit for bit; np.argsort is
-refused too (numpy's default sort is not stable, so the order of ties is its algorithm's).
+dtype (wrapping for int8), which a kernel would have to reproduce bit for bit.
 """
 
 from __future__ import annotations
@@ -20,14 +25,14 @@ import ast
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, FLOAT64, INT64, dtype, narrowest_signed
+from partition.dtypes import BOOL, FLOAT64, INT64, UINT8, dtype, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const, numpy_sample
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
 from partition.frontend.types import NP
 
-ORDERED = ("median", "percentile")
+ORDERED = ("median", "percentile", "argsort")
 
 
 class Ordering:
@@ -40,14 +45,18 @@ class Ordering:
         name = self.lw.numpy_attr(node.func)
         if name not in ORDERED or not node.args or self.rank_of(node.args[0]) is None:
             return None
+        if name == "argsort":
+            return 1
         if name == "percentile" and len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)):
             return 1
         return None
 
     def order_call(self, node: ast.Call) -> AV | None:
-        """np.percentile(a, [q, ...]) as an array, None for other calls."""
+        """np.percentile(a, [q, ...]) or np.argsort(a) as an array, None for other calls."""
         if self.order_rank(node) != 1:
             return None
+        if self.lw.numpy_attr(node.func) == "argsort":
+            return self.argsort(node)
         qs, a, line = self.percentile_args(node)
         srt = self.sorted_flat(a, line)
         values = [self.percentile_value(srt, q, line) for q in qs]
@@ -178,6 +187,92 @@ class Ordering:
         self.emit(self.store_loop(t, a, line), line, "np.searchsorted()")
         t.base.loaded = True
         return t
+
+    def argsort(self, node: ast.Call) -> AV:
+        lw = self.lw
+        line = node.lineno
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 1 or set(kw) - {"kind", "stable"}:
+            raise Reject(
+                line, f"{text(node)}: np.argsort(a[, kind=]) of a 1-D array (axis= and order= are not taken)"
+            )
+        kind = kw.get("kind")
+        kind_v = None if kind is None else (kind.value if isinstance(kind, ast.Constant) else "?")
+        st = kw.get("stable")
+        stable_v = None if st is None else (st.value if isinstance(st, ast.Constant) else "?")
+        if kind_v not in (None, "quicksort", "heapsort", "stable", "mergesort") or stable_v not in (
+            None,
+            True,
+            False,
+        ):
+            raise Reject(line, f"{text(node)}: kind= and stable= must be constants numpy takes")
+        stable = kind_v in ("stable", "mergesort") or stable_v is True
+        a = self.ordered_operand(node.args[0], "np.argsort", line)
+        if len(a.shape) != 1:
+            raise Reject(line, f"{text(node)}: np.argsort of a {len(a.shape)}-D array (1-D is taken)")
+        n, dt = a.shape[0], a.dtype
+        idt = narrowest_signed(-1, n + 1) or INT64
+        status = None if stable else lw.status_name()
+
+        def fill(target: View) -> list[ir.Stmt]:
+            vals = self.temp_view(dt, (n,))
+            vals.base.loaded = target.base.loaded = target.base.stored = vals.base.stored = True
+            stmts = self.loop_nest(
+                (n,),
+                line,
+                lambda i: [
+                    ir.Store(vals.base.name, vals.index(i), cast(a.at(i).e, dt), line),
+                    ir.Store(target.base.name, target.index(i), cast(i[0].e, INT64), line),
+                ],
+            )
+            if n < 2:
+                return stmts
+            x, y = self.scalar_temp("lo", dt), self.scalar_temp("hi", dt)
+            ix, iy = self.scalar_temp("ilo", INT64), self.scalar_temp("ihi", INT64)
+
+            def step(pj: tuple[Ix, ...]) -> list[ir.Stmt]:
+                p, j = cast(pj[0].e, idt), cast(pj[1].e, idt)
+                lo, hi = (pj[1],), (Ix(ir.Bin("add", j, const(1, idt), idt), 1, n - 1),)
+                out_of_order: ir.Expr = ir.Cmp("lt", y, x)
+                if dt.is_float:  # NaN goes last
+                    out_of_order = ir.Logic(
+                        "lor", out_of_order, ir.Logic("land", ir.Cmp("ne", x, x), ir.Cmp("eq", y, y))
+                    )
+                parity = ir.Cmp(
+                    "eq", ir.Bin("and", j, const(1, idt), idt), ir.Bin("and", p, const(1, idt), idt)
+                )
+                swap = [
+                    ir.Store(vals.base.name, vals.index(lo), y, line),
+                    ir.Store(vals.base.name, vals.index(hi), x, line),
+                    ir.Store(target.base.name, target.index(lo), iy, line),
+                    ir.Store(target.base.name, target.index(hi), ix, line),
+                ]
+                read = [
+                    ir.Assign(x.name, ir.Load(vals.base.name, vals.index(lo), dt), line),
+                    ir.Assign(y.name, ir.Load(vals.base.name, vals.index(hi), dt), line),
+                    ir.Assign(ix.name, ir.Load(target.base.name, target.index(lo), INT64), line),
+                    ir.Assign(iy.name, ir.Load(target.base.name, target.index(hi), INT64), line),
+                ]
+                return [ir.If(parity, [*read, ir.If(out_of_order, swap, [], line)], [], line)]
+
+            stmts += self.loop_nest((n, n - 1), line, step)
+            if status is not None:  # a tie: numpy's default sort orders it its own way
+
+                def tie(j: tuple[Ix, ...]) -> list[ir.Stmt]:
+                    jj = cast(j[0].e, idt)
+                    u = ir.Load(vals.base.name, vals.index(j), dt)
+                    v = ir.Load(
+                        vals.base.name, vals.index((Ix(ir.Bin("add", jj, const(1, idt), idt), 1, n - 1),)), dt
+                    )
+                    same: ir.Expr = ir.Cmp("eq", u, v)
+                    if dt.is_float:
+                        same = ir.Logic("lor", same, ir.Logic("land", ir.Cmp("ne", u, u), ir.Cmp("ne", v, v)))
+                    return [ir.If(same, [ir.Assign(status, const(1, UINT8), line)], [], line)]
+
+                stmts += self.loop_nest((n - 1,), line, tie)
+            return stmts
+
+        return self.produced((n,), INT64, fill, line)
 
     def ordered_operand(self, node: ast.expr, what: str, line: int) -> AV:
         a = self.av(node)
