@@ -233,6 +233,9 @@ CASES = {
         L.stable_order,
         lambda: [(np.array([0.0, np.nan, -0.0, 1.0, np.nan, 0.0, -1.0, 1.0]),), (floats(8),)],
     ),
+    "pair_energy": (L.pair_energy, lambda: [(floats((5, 3)),) for _ in range(3)]),
+    "triangles": (L.triangles, lambda: [(ints(np.int16, (4, 5)),) for _ in range(3)]),
+    "triangle_rows": (L.triangle_rows, lambda: [(ints(np.uint8, (3, 3, 2)),) for _ in range(3)]),
 }
 
 
@@ -260,6 +263,7 @@ def test_library_call_matches_python(name):
         ("np.bincount(a.astype(np.uint8))", (4,), "at least 256"),
         ("np.bincount(a.astype(np.uint8), a)", (4,), "weights"),
         ("np.searchsorted(a, a[:2])", (4,), "one scalar"),
+        ("a[np.triu_indices(3, int(a[0, 0] > 0))]", (3, 3), "constant ints"),
         ("np.insert(a.astype(np.int32), 1, 0.5)", (4,), "into an integer array"),
     ],
 )
@@ -315,6 +319,8 @@ def test_library_calls_pass_c_simulation(tmp_path):
         "best_first",
         "stable_order",
         "stable_order_float",
+        "pair_energy",
+        "triangles",
     )
     csim_pass(tmp_path, {name: (CASES[name][0], CASES[name][1]()) for name in names})
 

@@ -29,6 +29,7 @@ from partition.frontend import domains
 from partition.frontend.arrays import ArrayLowering
 from partition.frontend.calls import Calls
 from partition.frontend.expressions import Expressions
+from partition.frontend.indexcalls import inline_index_calls
 from partition.frontend.indexing import Indexing
 from partition.frontend.inlining import Inlining
 from partition.frontend.inputs import Inputs
@@ -256,7 +257,7 @@ class Lowerer(
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         self.check_returns(body)
-        return positional_calls(body, self.numpy_attr)
+        return inline_index_calls(positional_calls(body, self.numpy_attr), self.numpy_attr)
 
     def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):

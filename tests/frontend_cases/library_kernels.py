@@ -204,3 +204,21 @@ def best_first(scores, k):
 
 def stable_order(x):
     return np.argsort(x, kind="stable")
+
+
+def pair_energy(pos):
+    """The upper triangle of the squared distances, indexed through a name (Lennard-Jones)."""
+    n = len(pos)
+    diff = pos[:, None, :] - pos[None, :, :]
+    r2 = (diff**2).sum(axis=-1)
+    iu = np.triu_indices(n, k=1)
+    return np.sum(1.0 / r2[iu]) + r2[iu].max()
+
+
+def triangles(a):
+    lower = np.tril_indices(3, -1, 4)
+    return a[np.triu_indices(3)], a[lower], a[np.triu_indices(3, 2, 5)]
+
+
+def triangle_rows(a):
+    return a[np.tril_indices(a.shape[0])].copy()

@@ -303,3 +303,63 @@ class DirectCalls:
             return TE(NP(dt), ir.Select(here, value, cast(before.e, dt), dt))
 
         return AV((n + 1,), dt, at)
+
+    def triangle_call(self, node: ast.expr) -> ast.Call | None:
+        """`node` when it is a call to np.triu_indices or np.tril_indices, else None."""
+        if isinstance(node, ast.Call) and self.lw.numpy_attr(node.func) in ("triu_indices", "tril_indices"):
+            return node
+        return None
+
+    def triangle(self, base: AV, call: ast.Call, node: ast.AST) -> AV:
+        """x[np.triu_indices(n, k, m)] (or tril): the elements of x's first two axes on and above
+        (below) diagonal k, row by row as numpy lists them; gathered by a loop nest with a
+        counter (n, k, m constants; the triangle must lie inside x, or numpy raises)."""
+        line = self.lw.where(node)
+        name = self.lw.numpy_attr(call.func)
+        what = f"np.{name}()"
+        if not 1 <= len(call.args) <= 3 or call.keywords:
+            raise Reject(line, f"{text(node)}: {what} takes n, k and m (constants)")
+        vals = []
+        for a in call.args:
+            v = None if isinstance(a, ast.Constant) and a.value is None else self.slice_bound(a)
+            if v is not None and type(v) is not int:
+                raise Reject(line, f"{text(node)}: the arguments of {what} must be constant ints")
+            vals.append(v)
+        n, k, m = (*vals, None, None)[:3]
+        k = 0 if k is None else k
+        if not isinstance(n, int):
+            raise Reject(line, f"{text(node)}: {what} needs n")
+        rows, cols = getattr(np, name)(n, k, m)
+        if len(base.shape) < 2 or has_dyn(base.shape[:2]):
+            raise Reject(line, f"{text(node)}: {what} indexes a 2-D array of constant shape")
+        if rows.size == 0:
+            raise Reject(line, f"{text(node)}: the triangle is empty (a kernel has no empty arrays)")
+        if rows.max() >= base.shape[0] or cols.max() >= base.shape[1]:
+            raise Reject(line, f"{text(node)}: the triangle lies outside the array (numpy raises IndexError)")
+        count, rest = int(rows.size), base.shape[2:]
+        upper = name == "triu_indices"
+        width = int(cols.max()) + 1
+
+        def fill(target: View) -> list[ir.Stmt]:
+            c = self.scalar_temp("c", INT64)
+            idt = narrowest_signed(-abs(k) - width, n + width + abs(k)) or INT64
+
+            def body(rc: tuple[Ix, ...]) -> list[ir.Stmt]:
+                r, q = cast(rc[0].e, idt), cast(rc[1].e, idt)
+                diag = ir.Bin("sub", q, r, idt)
+                inside = ir.Cmp("ge", diag, const(k, idt)) if upper else ir.Cmp("le", diag, const(k, idt))
+                pos = Ix(c, 0, count - 1)
+
+                def copy(ix: tuple[Ix, ...]) -> list[ir.Stmt]:
+                    value = cast(base.at((rc[0], rc[1], *ix)).e, base.dtype)
+                    return [ir.Store(target.base.name, target.index((pos, *ix)), value, line)]
+
+                moves = self.loop_nest(rest, line, copy) if rest else copy(())
+                step = ir.Assign(c.name, ir.Bin("add", c, const(1, INT64), INT64), line)
+                return [ir.If(inside, [*moves, step], [], line)]
+
+            target.base.stored = True
+            height = int(rows.max()) + 1
+            return [ir.Assign(c.name, const(0, INT64), line), *self.loop_nest((height, width), line, body)]
+
+        return self.produced((count, *rest), base.dtype, fill, line)

@@ -60,6 +60,8 @@ class ArrayExpressions:
             if r is None:
                 return None
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if self.triangle_call(node.slice) is not None:
+                return 1  # x[np.triu_indices(n)]: the triangle's elements in a row
             if len(parts) == 1 and not isinstance(parts[0], ast.Slice):
                 ri = self.rank_of(parts[0])
                 if ri is not None:
@@ -169,6 +171,9 @@ class ArrayExpressions:
             return self.view_av(b if isinstance(b, View) else self.whole(b, line))
         if isinstance(node, ast.Subscript):
             base = self.av(node.value)
+            tri = self.triangle_call(node.slice)
+            if tri is not None:
+                return self.triangle(base, tri, node)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if len(parts) == 1 and not isinstance(parts[0], ast.Slice) and self.rank_of(parts[0]) is not None:
                 return self.gather(base, self.av(parts[0]), node)
