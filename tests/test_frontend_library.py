@@ -223,6 +223,10 @@ CASES = {
         L.search_both_sides,
         lambda: [(np.sort(ints(np.int16, 6)), v) for v in (-32768, 0, 5, 32767)],
     ),
+    "search_beyond_dtype": (  # a Python int outside uint8: numpy compares its value
+        L.search_both_sides,
+        lambda: [(np.array([0, 10, 200, 255, 255], np.uint8), v) for v in (300, -5, 255, 10)],
+    ),
     "best_first": (
         L.best_first,
         lambda: [(RNG.permutation(9).astype(np.float64) - 4.5, 3) for _ in range(3)],

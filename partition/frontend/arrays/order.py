@@ -25,12 +25,12 @@ import ast
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, FLOAT64, INT64, UINT8, dtype, narrowest_signed
+from partition.dtypes import BOOL, FLOAT64, INT64, UINT8, DType, dtype, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const, numpy_sample
+from partition.frontend.arrays.values import AV, Ix, View, has_dyn, ix_const
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
-from partition.frontend.types import NP
+from partition.frontend.types import NP, PyInt
 
 ORDERED = ("median", "percentile", "argsort")
 
@@ -131,7 +131,7 @@ class Ordering:
         if not hasattr(key.e, "dtype") or isinstance(key.pt, tuple):
             raise Reject(line, f"{text(node)}: the value must be one number")
         try:
-            cdt = dtype(np.result_type(np.ones(1, dtype=a.dtype.np), numpy_sample(key)))
+            cdt = self.search_dtype(a.dtype, key, node)
         except (TypeError, KeyError):
             raise Reject(
                 line, f"{text(node)}: no common dtype of a {a.dtype.name} array and its value"
@@ -178,6 +178,27 @@ class Ordering:
         ]
         self.emit(stmts, line, "np.searchsorted()")
         return TE(NP(INT64), cast(lo, INT64))
+
+    def search_dtype(self, adt: DType, key: TE, node: ast.Call) -> DType:
+        """The dtype numpy compares a and a scalar v in: the promotion of the two dtypes for a
+        numpy scalar; for a Python int (numpy takes the smallest type holding its value) int64,
+        which orders every such pair the same; for a Python float float64 (float32 refused:
+        whether numpy rounds v to float32 first changes the order)."""
+        line = node.lineno
+        if isinstance(key.pt, NP):
+            return dtype(np.result_type(adt.np, key.pt.dtype.np))
+        if isinstance(key.pt, PyInt) and (adt.is_int or adt.is_bool):
+            if adt.name == "uint64":
+                raise Reject(
+                    line, f"{text(node)}: a Python int into a uint64 array (numpy compares in float64)"
+                )
+            return INT64
+        if adt == FLOAT64 or adt.is_int or adt.is_bool:
+            return FLOAT64
+        raise Reject(
+            line,
+            f"{text(node)}: a Python number into a {adt.name} array (a numpy scalar of its dtype is taken)",
+        )
 
     def materialised(self, a: AV, line: int) -> View:
         """`a`'s elements in an array: its own view, or a temporary filled before the statement."""
