@@ -569,7 +569,7 @@ def test_size_one_shapes():
         (N.reject_mask, (np.arange(5, dtype=np.int16),), "a boolean-mask selection"),
         (N.reject_dynamic_slice, (np.arange(6, dtype=np.int16),), "and it has a step"),
         (N.reject_cbrt, (np.arange(4, dtype=np.float64),), "call to np.cbrt() (not supported"),
-        (N.reject_axis, (np.ones((2, 3), np.int32),), "a tuple of axes is not supported"),
+        (N.reject_axis, (np.ones((2, 3), np.int32),), "tuple"),
         (N.reject_inplace_cast, (np.arange(3, dtype=np.int32),), "Cannot cast ufunc 'add' output"),
         (N.reject_rebind_param_in_loop, (np.arange(3, dtype=np.int32),), "rebound inside a loop"),
         (N.reject_return_view, (np.arange(3, dtype=np.int32),), "a slice of argument x"),

@@ -3,6 +3,7 @@
 block by block from a synthetic ADC stream, as the software baseline before the FPGA."""
 
 import numpy as np
+
 from board_classes import (
     PID,
     Biquad,

@@ -29,12 +29,14 @@ from partition.frontend import domains
 from partition.frontend.arrays import ArrayLowering
 from partition.frontend.calls import Calls
 from partition.frontend.expressions import Expressions
+from partition.frontend.indexcalls import inline_index_calls
 from partition.frontend.indexing import Indexing
 from partition.frontend.inlining import Inlining
 from partition.frontend.inputs import Inputs
 from partition.frontend.intrinsics import Intrinsics
 from partition.frontend.iteration import Iteration, for_targets
 from partition.frontend.kernel import KernelAssembly
+from partition.frontend.keywords import positional_calls
 from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
@@ -258,7 +260,7 @@ class Lowerer(
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         self.check_returns(body)
-        return body
+        return inline_index_calls(positional_calls(body, self.numpy_attr), self.numpy_attr)
 
     def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):

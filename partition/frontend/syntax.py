@@ -42,7 +42,10 @@ SUPPORTED_TEXT = (
     "the numpy subset: scalar types, + - * / // % ** & | ^ << >> ~ and comparisons on arrays, slices, @, "
     "np.where, np.clip, np.minimum, np.maximum, np.abs, np.negative, np.dot, np.copy, "
     "np.sum/mean/max/min/argmax/argmin, .astype, .copy, .T, np.zeros/ones/full/empty(_like), "
-    "np.sqrt/exp/log/sin/cos/tanh/hypot/floor/rint/power and numpy's other math ufuncs"
+    "np.sqrt/exp/log/sin/cos/tanh/hypot/floor/rint/power and numpy's other math ufuncs, "
+    "np.cumsum/cumprod and np.maximum/minimum/add/multiply.accumulate, np.sort/median/percentile, "
+    "np.convolve, np.tensordot, np.einsum (products), np.cov, np.insert, np.array_equal, "
+    "np.linalg.norm/solve/inv/cholesky"
 )
 
 BINOPS = {

@@ -298,7 +298,9 @@ class ArrayGen(ExprGen):
 
     def axis_reduction(self, shape: tuple[int, ...]) -> None:
         """`r = np.sum(e, axis=k)` (or mean/max/min/argmax/argmin, function or method, axis
-        negative or not, keepdims): a new array of numpy's dtype for it."""
+        negative or not, a tuple of axes, keepdims): a new array of numpy's dtype for it. Or
+        instead a flip, scan (cumsum, np.maximum/minimum.accumulate), roll, pad, join, np.insert,
+        np.clip with keywords or an einsum transpose."""
         d = self.d
         e = self.array_expr(shape)
         if e is None or e.dt == "bool":
@@ -315,6 +317,9 @@ class ArrayGen(ExprGen):
                     f"np.concatenate(({{}}, {{}}), axis={axis})", f"np.stack([{{}}, {{}}], axis={axis})",
                     "np.transpose({})",
                     f"np.pad({{}}, ({d.int(0, 2)}, {d.int(0, 2)}), mode='edge')",
+                    f"np.maximum.accumulate({{}}, axis={axis})", f"np.minimum.accumulate({{}}, {axis})",
+                    f"np.insert({{}}, {d.int(-2, 2)}, {d.int(0, 9)})", "np.clip({}, a_min=2, a_max=7)",
+                    "np.einsum('ij->ji', {}).copy()" if len(shape) == 2 else "np.flip({})",
                 )
             )  # fmt: skip
             val = quiet(lambda: eval(form.format("x", "x"), {"np": np, "x": e.s}))
@@ -332,6 +337,8 @@ class ArrayGen(ExprGen):
         )
         kind = d.choice(kinds)
         keep = ", keepdims=True" if kind not in ("argmax", "argmin") and d.chance(0.2) else ""
+        if kind not in ("argmax", "argmin") and len(shape) >= 3 and d.chance(0.3):
+            axis = tuple(sorted(d.choice(((0, 1), (0, 2), (1, 2), (0, -1)))))  # type: ignore[assignment]
         form = d.choice((f"np.{kind}({{}}, axis={axis}{keep})", f"({{}}).{kind}(axis={axis}{keep})"))
         val = quiet(lambda: eval(form.format("x"), {"np": np, "x": e.s}))
         if val is None or not isinstance(val, np.ndarray) or val.dtype.name not in (*INT_DTS, *FLOAT_DTS):
@@ -340,6 +347,54 @@ class ArrayGen(ExprGen):
         self.emit(f"{name} = " + form.format(e.text))
         self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
         self.features.add("axis reduction")
+
+    def library_call(self, cands: list[Arr]) -> None:
+        """`r = np.convolve(a, b[:m], mode)` of integer vectors, np.bincount of a uint8 or bool
+        vector, np.argsort(a, kind="stable"), np.percentile of a float64 vector, or np.tensordot
+        of integer arrays: a new array (results exact, so compared exactly)."""
+        d = self.d
+        ints = [a for a in cands if a.dt in INT_DTS and len(a.shape) == 1]
+        vecs = [a for a in cands if len(a.shape) == 1 and a.dt in (*INT_DTS, "float64")]
+        kind = d.choice(("convolve", "bincount", "argsort", "percentile", "tensordot"))
+        if kind == "convolve" and ints:
+            a, b = d.choice(ints), d.choice(ints)
+            m = d.int(1, b.shape[0])
+            mode = d.choice(("full", "same", "valid"))
+            form = f"np.convolve({a.name}, {b.name}[:{m}], mode={mode!r})"
+            val = quiet(lambda: np.convolve(a.sample(), b.sample()[:m], mode=mode))
+        elif kind == "bincount":
+            small = [a for a in cands if a.dt in ("uint8", "bool") and len(a.shape) == 1]
+            if not small:
+                return
+            a = d.choice(small)
+            n = 256 if a.dt == "uint8" else 2
+            form = f"np.bincount({a.name}, minlength={n + d.int(0, 3)})"
+            val = quiet(lambda: eval(form, {"np": np, a.name: a.sample()}))
+        elif kind == "argsort" and vecs:
+            a = d.choice(vecs)
+            form = f"np.argsort({a.name}, kind='stable')"
+            val = quiet(lambda: np.argsort(a.sample(), kind="stable"))
+        elif kind == "percentile" and [a for a in vecs if a.dt == "float64"]:
+            a = d.choice([a for a in vecs if a.dt == "float64"])
+            qs = sorted({d.int(0, 100) for _ in range(d.int(1, 3))})
+            form = f"np.percentile({a.name}, {qs})"
+            val = quiet(lambda: np.percentile(a.sample(), qs))
+        elif kind == "tensordot":
+            mats = [a for a in cands if a.dt in INT_DTS and len(a.shape) >= 1]
+            pairs = [(a, b) for a in mats for b in mats if a.shape[-1] == b.shape[0]]
+            if not pairs:
+                return
+            a, b = d.choice(pairs)
+            form = f"np.tensordot({a.name}, {b.name}, axes=1)"
+            val = quiet(lambda: np.tensordot(a.sample(), b.sample(), axes=1))
+        else:
+            return
+        if not isinstance(val, np.ndarray) or val.ndim == 0 or val.size == 0:
+            return
+        name = self.fresh("lib")
+        self.emit(f"{name} = {form}")
+        self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
+        self.features.add("library call")
 
     def stmt_numpy(self) -> None:
         """One whole-array statement: a new array, an in-place update or a reduction."""
@@ -352,7 +407,10 @@ class ArrayGen(ExprGen):
         if self.floats and not self.math_outputs and d.chance(0.2):
             self.approx_math(shape)
             return
-        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2), ("window", 2)])
+        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2), ("window", 2), ("library", 1)])
+        if r == "library":
+            self.library_call(cands)
+            return
         if r == "window":
             self.stmt_window(cands)
             return

@@ -391,7 +391,8 @@ def reject_cbrt(x):
 
 
 def reject_axis(m):
-    return np.sum(m, axis=(0, 1))
+    axes = (0, 1)
+    return np.sum(m, axis=axes)
 
 
 def reject_inplace_cast(x):

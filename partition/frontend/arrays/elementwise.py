@@ -232,7 +232,15 @@ class Elementwise:
         lw = self.lw
         line = node.lineno
         f = node.func
-        made = self.created_call(node) or self.reordered_call(node) or self.scan_call(node)
+        rewritten = self.library_rewrite(node)
+        if rewritten is not None:
+            return self.av(rewritten)
+        made = (
+            self.library_call(node)
+            or self.created_call(node)
+            or self.reordered_call(node)
+            or self.scan_call(node)
+        )
         if made is not None:
             return made
         np_name = lw.numpy_attr(f)

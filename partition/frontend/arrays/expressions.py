@@ -60,6 +60,8 @@ class ArrayExpressions:
             if r is None:
                 return None
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if self.triangle_call(node.slice) is not None:
+                return 1  # x[np.triu_indices(n)]: the triangle's elements in a row
             if len(parts) == 1 and not isinstance(parts[0], ast.Slice):
                 ri = self.rank_of(parts[0])
                 if ri is not None and self.is_mask(parts[0]):
@@ -133,6 +135,12 @@ class ArrayExpressions:
         f = node.func
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         np_name = lw.numpy_attr(f)
+        rewritten = self.library_rewrite(node, typed=False)
+        if rewritten is not None:
+            return self.rank_of(rewritten)
+        direct = self.library_rank(node)
+        if direct is not None:
+            return direct
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned
@@ -196,6 +204,9 @@ class ArrayExpressions:
             return self.view_av(b if isinstance(b, View) else self.whole(b, line))
         if isinstance(node, ast.Subscript):
             base = self.av(node.value)
+            tri = self.triangle_call(node.slice)
+            if tri is not None:
+                return self.triangle(base, tri, node)
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             indexed = self.indexed(base, parts, node)  # index arrays: a gather or a mask's selection
             if indexed is not None:
@@ -360,8 +371,8 @@ def _is_newaxis(p: ast.expr) -> bool:
 
 
 def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> int | None:
-    """The rank of a reduction's result: an array along an axis of a 2-D or larger array (or
-    with keepdims=True), a scalar otherwise (also when the axis cannot be read: the scalar
+    """The rank of a reduction's result: an array along an axis (or a tuple of axes) that
+    leaves some axis of the array (or with keepdims=True), a scalar otherwise (also when the axis cannot be read: the scalar
     path then names what it does not take)."""
     if rank is None:
         return None
@@ -374,7 +385,8 @@ def _reduced_rank(rank: int | None, node: ast.Call, extra: list[ast.expr]) -> in
         return None
     if keep:
         return rank
-    return rank - 1 if rank > 1 else None
+    gone = len(axis.elts) if isinstance(axis, ast.Tuple) else 1
+    return rank - gone if rank > gone else None
 
 
 def _max_rank(*ranks: int | None) -> int | None:

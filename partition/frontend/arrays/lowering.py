@@ -2,7 +2,7 @@
 
 `ArrayLowering` is what the function's lowerer holds as `arr`: array
 expressions (`ArrayExpressions`), elementwise operations (`Elementwise`),
-reductions and products (`Reductions`), run-time windows (`Windows`), arrays numpy creates in expressions (`Created`), flattening and sorting (`Reordered`), gathers and boolean-mask selections (`Selections`), the names bound to arrays
+reductions and products (`Reductions`), run-time windows (`Windows`), numpy library calls (`Library`, `DirectCalls`) and np.linalg's solvers (`LinalgSolvers`), medians and percentiles (`Ordering`), arrays numpy creates in expressions (`Created`), flattening and sorting (`Reordered`), gathers and boolean-mask selections (`Selections`), the names bound to arrays
 (`Bindings`) and the statements that store arrays (`ArrayStatements`). This
 module only composes them and holds the state they share within a round.
 """
@@ -12,8 +12,12 @@ from __future__ import annotations
 from partition.dtypes import DType
 from partition.frontend.arrays.bindings import Bindings
 from partition.frontend.arrays.created import Created
+from partition.frontend.arrays.direct import DirectCalls
 from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
+from partition.frontend.arrays.library import Library
+from partition.frontend.arrays.linalg import LinalgSolvers
+from partition.frontend.arrays.order import Ordering
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -35,6 +39,10 @@ class ArrayLowering(
     Reordered,
     Scans,
     Selections,
+    Library,
+    DirectCalls,
+    LinalgSolvers,
+    Ordering,
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 

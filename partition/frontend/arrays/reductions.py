@@ -125,6 +125,12 @@ class Reductions:
         """A call with a scalar result computed from arrays (reductions, dot of vectors), or None."""
         lw = self.lw
         f = node.func
+        rewritten = self.library_rewrite(node)
+        if rewritten is not None:
+            return lw.expr(rewritten)
+        ordered = self.order_scalar(node)
+        if ordered is not None:
+            return ordered
         np_name = lw.numpy_attr(f)
         line = node.lineno
         if np_name in REDUCTIONS:
@@ -177,11 +183,11 @@ class Reductions:
     def reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> TE:
         """A reduction over every element: loops before the statement, the result a scalar."""
         line = node.lineno
-        axis, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, len(a.shape), what)
+        axes, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, len(a.shape), what)
         if keepdims:
             raise Reject(line, f"{what} with keepdims=True of a whole array (give an axis)")
-        if (
-            axis is not None and len(a.shape) > 1
+        if axes is not None and len(axes) < len(
+            a.shape
         ):  # pragma: no cover - call_rank sends these to the array path
             raise Reject(line, f"{what} along an axis inside a scalar expression")
         rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
@@ -191,8 +197,9 @@ class Reductions:
 
     def reduction_options(
         self, kind: str, node: ast.Call, extra: list[ast.expr], rank: int, what: str
-    ) -> tuple[int | None, bool, DType | None, int]:
-        """(axis normalised to 0..rank-1 or None, keepdims, dtype=, ddof=) of a reduction call."""
+    ) -> tuple[tuple[int, ...] | None, bool, DType | None, int]:
+        """(the axes, normalised to 0..rank-1 and sorted, or None; keepdims, dtype=, ddof=) of a
+        reduction call. A tuple of axes is numpy's too: the reduction over all of them at once."""
         lw = self.lw
         line = node.lineno
         axis_node: ast.expr | None = extra[0] if extra else None
@@ -221,14 +228,20 @@ class Reductions:
                 raise Reject(line, f"{what} with {kw.arg}=")
         if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
             return None, keepdims, acc_dt, ddof
-        value = self.slice_bound(axis_node) if not isinstance(axis_node, ast.Tuple) else False
-        if type(value) is not int:
-            raise Reject(
-                line, f"{what}: the axis must be one constant int (a tuple of axes is not supported)"
-            )
-        if not -rank <= value < rank:
-            raise Reject(line, f"{what}: axis {value} is out of bounds for an array of {rank} dimensions")
-        return value % rank, keepdims, acc_dt, ddof
+        if isinstance(axis_node, ast.Tuple) and kind in ("argmax", "argmin"):
+            raise Reject(line, f"{what} with a tuple of axes (numpy raises)")
+        nodes = axis_node.elts if isinstance(axis_node, ast.Tuple) else [axis_node]
+        axes: list[int] = []
+        for n in nodes:
+            value = self.slice_bound(n)
+            if type(value) is not int:
+                raise Reject(line, f"{what}: the axis must be a constant int or a tuple of constant ints")
+            if not -rank <= value < rank:
+                raise Reject(line, f"{what}: axis {value} is out of bounds for an array of {rank} dimensions")
+            if value % rank in axes:
+                raise Reject(line, f"{what}: a repeated axis (numpy raises)")
+            axes.append(value % rank)
+        return tuple(sorted(axes)), keepdims, acc_dt, ddof
 
     def reduction_dtype(self, kind: str, a: AV, acc_dt: DType | None, line: int, what: str) -> DType:
         """numpy's result dtype for the reduction of an `a.dtype` array."""
@@ -246,30 +259,36 @@ class Reductions:
         return rdt
 
     def axis_reduce(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> AV:
-        """A reduction along one axis: an array of the other axes (numpy's dtype), each element
-        the reduction of its line along the axis, made by loops like a matrix product."""
+        """A reduction along one axis (or a tuple of axes): an array of the other axes (numpy's
+        dtype), each element the reduction of its line (or block) along the axes, made by loops
+        like a matrix product."""
         line = node.lineno
         rank = len(a.shape)
-        axis, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, rank, what)
-        assert axis is not None
+        axes, keepdims, acc_dt, ddof = self.reduction_options(kind, node, extra, rank, what)
+        assert axes is not None
         rdt = self.reduction_dtype(kind, a, acc_dt, line, what)
-        n = a.shape[axis]
-        if n == 0 and kind not in ("sum", "mean"):
+        inner = tuple(a.shape[k] for k in axes)
+        kept = [k for k in range(rank) if k not in axes]
+        if 0 in inner and kind not in ("sum", "mean"):
             raise Reject(line, f"{what} along an empty axis (numpy raises)")
         if keepdims:
-            shape = (*a.shape[:axis], 1, *a.shape[axis + 1 :])
+            shape = tuple(1 if k in axes else a.shape[k] for k in range(rank))
         else:
-            shape = (*a.shape[:axis], *a.shape[axis + 1 :])
+            shape = tuple(a.shape[k] for k in kept)
 
         def line_of(idx: tuple[Ix, ...]) -> AV:
-            rest = (*idx[:axis], *idx[axis + 1 :]) if keepdims else idx
-            if axis == 0 and a.sel is not None and len(a.sel.shape) == rank:  # rows a mask selects
+            rest = tuple(idx[k] for k in kept) if keepdims else idx
+            if axes == (0,) and a.sel is not None and len(a.sel.shape) == rank:  # rows a mask selects
                 return self.selected_line(a, rest)
 
-            def at(k: tuple[Ix, ...]) -> TE:
-                return a.at((*rest[:axis], k[0], *rest[axis:]))
+            def at(kk: tuple[Ix, ...]) -> TE:
+                full: list[Ix] = []
+                it_rest, it_k = iter(rest), iter(kk)
+                for k in range(rank):
+                    full.append(next(it_k) if k in axes else next(it_rest))
+                return a.at(tuple(full))
 
-            return AV((n,), a.dtype, at)
+            return AV(inner, a.dtype, at)
 
         def fill(target: View) -> list[ir.Stmt]:
             def body(idx: tuple[Ix, ...]) -> list[ir.Stmt]:

@@ -2,7 +2,9 @@
 
 * `np.cumsum(a)` / `np.cumprod(a)` (and their methods): the running sum or product, in
   numpy's dtype for it (int64 for smaller integers), of a 1-D array, of the flattened array
-  (no axis) or along one constant axis; a sequential loop per line.
+  (no axis) or along one constant axis; a sequential loop per line. `np.add/multiply/maximum/
+  minimum.accumulate(a[, axis])` likewise, along axis 0 by default and in the ufunc's dtype
+  (no widening: int8 stays int8), the extremes NaN-propagating as np.maximum/np.minimum.
 * `np.roll(a, shift[, axis])` with a constant shift: element i of the result is element
   (i - shift) mod n of the axis (of a 1-D array, or along an axis); a new array, as numpy's.
 * `np.logical_and/or/xor(a, b)` and `np.logical_not(a)`: the truth of each element (nonzero,
@@ -25,12 +27,13 @@ import numpy as np
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, affine, divmod_ix, has_dyn
+from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, affine, divmod_ix, has_dyn, ix_const
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import text
 from partition.frontend.types import NP
 
 SCANS = ("cumsum", "cumprod")
+ACCUMULATED = ("add", "multiply", "maximum", "minimum")  # np.<ufunc>.accumulate
 JOINS = ("stack", "concatenate", "hstack", "vstack")
 LOGICAL = ("logical_and", "logical_or", "logical_xor", "logical_not")
 
@@ -50,6 +53,8 @@ class Scans:
             if r is None:
                 return None
             return r if (node.args or node.keywords) else 1
+        if name is None and self.accumulated(f) is not None and args:
+            return self.rank_of(args[0])  # ufunc.accumulate keeps the shape (axis 0 by default)
         if name in SCANS and args:
             r = self.rank_of(args[0])
             if r is None:
@@ -86,6 +91,10 @@ class Scans:
             return self.scan(f.attr, self.av(f.value), node, list(node.args), f".{f.attr}()")
         if name in SCANS and node.args:
             return self.scan(name, self.av(node.args[0]), node, list(node.args[1:]), f"np.{name}()")
+        ufunc = self.accumulated(f) if name is None else None
+        if ufunc is not None and node.args:
+            what = f"np.{ufunc}.accumulate()"
+            return self.scan(ufunc, self.av(node.args[0]), node, list(node.args[1:]), what)
         if name == "roll":
             return self.roll(node)
         if name == "pad":
@@ -96,7 +105,21 @@ class Scans:
             return self.logical(name, node)
         return None
 
+    def accumulated(self, f: ast.expr) -> str | None:
+        """`u` of a call `np.u.accumulate` (add, multiply, maximum, minimum), else None."""
+        if (
+            isinstance(f, ast.Attribute)
+            and f.attr == "accumulate"
+            and isinstance(f.value, ast.Attribute)
+            and f.value.attr in ACCUMULATED
+            and self.lw.numpy_attr(f.value) is not None
+        ):
+            return f.value.attr
+        return None
+
     def scan(self, kind: str, a: AV, node: ast.Call, extra: list[ast.expr], what: str) -> AV:
+        """A running sum, product (cumsum/cumprod, np.add/np.multiply.accumulate) or extreme
+        (np.maximum/np.minimum.accumulate: NaN propagates as in np.maximum) along an axis."""
         line = node.lineno
         axis_node = extra[0] if extra else None
         if len(extra) > 1:
@@ -106,7 +129,11 @@ class Scans:
                 axis_node = kw.value
             else:
                 raise Reject(line, f"{what} with {kw.arg}=")
+        if axis_node is None and kind in ACCUMULATED:
+            axis_node = ast.Constant(0)  # ufunc.accumulate: axis 0, not the flattened array
         if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            if kind in ACCUMULATED:
+                raise Reject(line, f"{what} with axis=None (numpy raises for more than one dimension)")
             if len(a.shape) != 1:
                 a = self.flattened("flatten", a, ast.Call(ast.Name("flatten"), [], [], lineno=line))
             axis = 0
@@ -116,11 +143,15 @@ class Scans:
             if type(k) is not int or not -rank <= k < rank:
                 raise Reject(line, f"{what}: the axis must be one constant int in -{rank}..{rank - 1}")
             axis = k % rank
-        rdt = self.probe(getattr(np, kind), [a], f"{what} of a {a.dtype.name} array", line)
+        fn = getattr(np, kind).accumulate if kind in ACCUMULATED else getattr(np, kind)
+        rdt = self.probe(fn, [a], f"{what} of a {a.dtype.name} array", line)
         shape = a.shape
         n = shape[axis]
+        if n == 0 or isinstance(n, Dyn):
+            raise Reject(line, f"{what} along an empty axis or one whose length is known only at run time")
         others = (*shape[:axis], *shape[axis + 1 :])
-        op = "add" if kind == "cumsum" else "mul"
+        op = "add" if kind in ("cumsum", "add") else "mul"
+        extreme = {"maximum": "max", "minimum": "min"}.get(kind)
 
         def fill(target: View) -> list[ir.Stmt]:
             def outer(rest: tuple[Ix, ...]) -> list[ir.Stmt]:
@@ -129,7 +160,12 @@ class Scans:
                 def step(k: tuple[Ix, ...]) -> list[ir.Stmt]:
                     idx = (*rest[:axis], k[0], *rest[axis:])
                     x = cast(a.at(idx).e, rdt)
-                    value = ir.Bin("or" if rdt.is_bool else op, acc, x, rdt)
+                    if extreme is not None:
+                        value = self.extremum(extreme, TE(NP(rdt), acc), TE(NP(rdt), x), rdt).e
+                    elif rdt.is_bool:
+                        value = ir.Bin("or" if op == "add" else "and", acc, x, rdt)
+                    else:
+                        value = ir.Bin(op, acc, x, rdt)
                     return [
                         ir.Assign(acc.name, value, line),
                         ir.Store(
@@ -140,13 +176,16 @@ class Scans:
                         ),
                     ]
 
-                start = 0 if kind == "cumsum" else 1
-                return [ir.Assign(acc.name, const(start, rdt), line), *self.loop_nest((n,), line, step)]
+                if extreme is not None:  # the first element itself
+                    init = cast(a.at((*rest[:axis], ix_const(0), *rest[axis:])).e, rdt)
+                else:
+                    init = const(0 if op == "add" else 1, rdt)
+                return [ir.Assign(acc.name, init, line), *self.loop_nest((n,), line, step)]
 
             target.base.stored = True
             return self.loop_nest(others, line, outer) if others else outer(())
 
-        if rdt.is_float:
+        if rdt.is_float and extreme is None:
             self.note_float_order(rdt, what, "numpy accumulates in order too", line)
         return self.produced(shape, rdt, fill, line)
 
