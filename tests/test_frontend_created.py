@@ -1,6 +1,7 @@
 """np.array of run-time values (`np.array([[c, -s], [s, c]])`): numpy's dtype for values of
 those types, each element stored into an array of its own; a Python int that numpy would
-refuse to put into the dtype (OverflowError) hands the call back to the CPU."""
+refuse to put into the dtype (OverflowError) hands the call back to the CPU. np.eye and
+np.identity of constant sizes, as numpy builds them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,14 @@ CASES = {
     "rotate": (A.rotate, [(0.3, np.array([1.0, 2.0])), (-1.2, np.array([-1.0, 0.5]))]),
     "pack_header": (A.pack_header, [(np.int16(3), np.int16(-4), 5), (np.int16(30), np.int16(4), 9)]),
     "state_step": (A.state_step, [(np.arange(4.0), 3), (RNG.normal(size=4), -2)]),
+    "covariance_update": (
+        A.covariance_update,
+        [(RNG.normal(size=(2, 2)), RNG.normal(size=(2, 1)), RNG.normal(size=(1, 2))) for _ in range(2)],
+    ),
+    "shifted_identity": (
+        A.shifted_identity,
+        [(RNG.integers(-9, 9, (3, 3)).astype(np.int32),) for _ in range(2)],
+    ),
     "bounds": (A.bounds, [(RNG.integers(-9, 9, 7).astype(np.int8),), (np.arange(7, dtype=np.int8),)]),
 }
 

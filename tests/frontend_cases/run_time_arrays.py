@@ -21,3 +21,11 @@ def state_step(x, k):
 
 def bounds(x):
     return np.array([x.min(), x.max()])
+
+
+def covariance_update(p, k, h):
+    return (np.eye(2) - k @ h) @ p
+
+
+def shifted_identity(x):
+    return x + np.eye(3, 4, 1, dtype=np.int32)[:, 1:]

@@ -1,4 +1,4 @@
-"""Arrays numpy creates inside an expression: np.array of literals, np.arange, np.zeros/ones/full.
+"""Arrays numpy creates inside an expression: np.array, np.arange, np.eye, np.zeros/ones/full.
 
 * `np.array([[1, 2], [3, 4]], dtype=...)` of constants: numpy itself builds the
   array from the constants' Python or numpy values (so its dtype, its values
@@ -45,6 +45,8 @@ class Created:
             return self.literal_rank(node)
         if name in ("arange", "linspace"):
             return 1
+        if name in ("eye", "identity"):
+            return 2
         if name in ARRAY_MAKERS:
             if name.endswith("_like"):
                 arr = self.lw.array_of(node.args[0]) if node.args else None
@@ -71,6 +73,8 @@ class Created:
             return self.arange(node)
         if name == "linspace":
             return self.linspace(node)
+        if name in ("eye", "identity"):
+            return self.eye(name, node)
         if name in ARRAY_MAKERS:
             return self.filled(name, node)
         return None
@@ -232,6 +236,48 @@ class Created:
             lw.roms[key] = info
         lw.all_arrays[info.name] = info
         return info
+
+    def eye(self, name: str, node: ast.Call) -> AV:
+        """np.eye(n[, m][, k][, dtype]) and np.identity(n[, dtype]) of constants: numpy builds the
+        matrix, the kernel reads it from a ROM (a new array where it is assigned to a name)."""
+        lw = self.lw
+        line = node.lineno
+        allowed = {"dtype"} if name == "identity" else {"M", "k", "dtype"}
+        kw = self.kwargs(node, allowed, f"np.{name}()")
+        args = list(node.args)
+        if not args or len(args) > (2 if name == "identity" else 4):
+            raise Reject(line, f"np.{name}() takes its sizes as constants")
+        sizes: list[int] = []
+        for a in (
+            args[:1] + ([] if name == "identity" else args[1:3]) + [kw[k] for k in ("M", "k") if k in kw]
+        ):
+            if isinstance(a, ast.Constant) and a.value is None:
+                sizes.append(-1)
+                continue
+            te = lw.expr(a)
+            if (
+                not isinstance(te.e, ir.Const)
+                or not isinstance(te.pt, (PyInt, NP))
+                or isinstance(te.pt, PyBool)
+            ):
+                raise Reject(
+                    line,
+                    f"np.{name}(): {text(a)} is not a constant integer (a kernel's arrays have fixed sizes)",
+                )
+            sizes.append(int(te.e.value))
+        dt_node = kw.get("dtype") or (args[1] if name == "identity" and len(args) > 1 else None)
+        if name == "eye" and len(args) > 3:
+            dt_node = args[3]
+        want = lw.parse_dtype(dt_node, line).np if dt_node is not None else None
+        n = sizes[0]
+        m = sizes[1] if len(sizes) > 1 and sizes[1] >= 0 else n
+        k = sizes[2] if len(sizes) > 2 else 0
+        if n <= 0 or m <= 0:
+            raise Reject(line, f"np.{name}() of an empty matrix (a kernel has no empty arrays)")
+        if n * m > 1 << 20:
+            raise Reject(line, f"np.{name}() of {n}x{m}: too large for an on-chip table")
+        arr = np.eye(n, m, k, dtype=want if want is not None else float)
+        return self.rom_value(self.literal_rom(arr, node))
 
     def linspace(self, node: ast.Call) -> AV:
         """np.linspace(start, stop, num) with a constant num (start and stop may be known only at
