@@ -105,6 +105,7 @@ class Lowerer(
         self.inline_stack: list[tuple[str, int]] = []
         self.pending: list[ir.Stmt] = []
         self.call_statement: ast.Call | None = None
+        self.current_stmt: ast.stmt | None = None  # the statement being lowered
         self.cond_depth = 0
         self.task = task
         self.notes: list[str] = []
@@ -222,7 +223,7 @@ class Lowerer(
             for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False
                 a.returned = None
-            stmts = self.param_init() + self.block(body, top=True)
+            stmts = self.arr.with_saves(self.param_init() + self.block(body, top=True), self.fn.lineno)
             if not self.settle():
                 break
         else:
@@ -255,6 +256,7 @@ class Lowerer(
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         self.check_returns(body)
+        self.sc.body = body
         return body
 
     def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:

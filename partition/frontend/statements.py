@@ -35,12 +35,14 @@ class Statements:
         self.pending = []
         value = getattr(s, "value", None)
         self.call_statement = value if isinstance(value, ast.Call) else None
+        enclosing, self.current_stmt = self.current_stmt, s
         try:
             out = self.stmt_body(s, top)
             return self.pending + out
         finally:
             self.pending = outer
             self.call_statement = None
+            self.current_stmt = enclosing
 
     def stmt_body(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
         line = s.lineno
@@ -268,6 +270,12 @@ class Statements:
             arr = self.array_of(item) if isinstance(item, ast.Name) else None
             if isinstance(arr, View) and arr.same(full_view(arr.base)):
                 arr = arr.base  # an alias of a whole array (out = inp): the array itself
+            if isinstance(arr, ArrayInfo) and arr.name in self.arr.saved:  # a rebound argument
+                out, stmts = self.arr.result_copy(arr, k, line)
+                out.returned = k
+                self.pending.extend(stmts)
+                self.returns.append(("param", out.name))
+                continue
             if isinstance(arr, ArrayInfo):
                 if arr.kind == "rom":
                     raise Reject(line, f"returns global array {arr.pyname}")

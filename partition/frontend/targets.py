@@ -10,8 +10,9 @@ A right-hand side with a tuple value is a tuple display (nested displays for
 nested targets), `divmod(a, b)` (`(a // b, a % b)`, both exactly Python's and
 numpy's operators), a call of an app function returning a tuple, an array's
 `.shape`, or a 1-D array of the target's length (unpacked element by element).
-Arrays named on the right (`src, dst = dst, src`) would swap which array a name
-refers to, which a kernel's fixed buffers cannot do: that is rejected.
+Arrays among the items of a display to names (`r, g = img[..., 0], img[..., 1]`,
+`src, dst = dst, src`) are bound as `name = item` is, after every item is evaluated
+(`ArrayLowering.assign_tuple`: a swap exchanges the buffers' contents).
 """
 
 from __future__ import annotations
@@ -64,6 +65,16 @@ class Targets:
                 return out
             return self.assign_items(target, self.hold_items(results, line), line)
         held: list[ir.Stmt] = []
+        if (
+            all(isinstance(n, ast.Name) for n in names)
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(value.elts) == len(names)
+            and any(self.is_array_item(v) for v in value.elts)
+        ):  # arrays among the items: bound as `name = item` after every item is evaluated
+            out = self.arr.assign_tuple(
+                names, value.elts, line, lambda v: self.hold(self.expr(v), v, line, held)
+            )
+            return held + out
         items = self.tuple_items(value, len(names), line, held)
         return held + self.assign_items(target, items, line)
 
@@ -95,6 +106,11 @@ class Targets:
             elems = [a.at((ix_const(k),)) for k in range(n)]
             return [self.hold(te, value, line, held) for te in elems]
         raise Reject(line, "tuple assignment from something other than a tuple of the same length")
+
+    def is_array_item(self, v: ast.expr) -> bool:
+        return (isinstance(v, ast.Name) and self.lookup_array(v.id) is not None) or self.arr.rank_of(
+            v
+        ) is not None
 
     def item_value(self, v: ast.expr, line: int) -> TE:
         if (isinstance(v, ast.Name) and self.lookup_array(v.id) is not None) or self.arr.rank_of(

@@ -14,6 +14,7 @@ from partition.frontend.arrays.bindings import Bindings
 from partition.frontend.arrays.created import Created
 from partition.frontend.arrays.elementwise import Elementwise
 from partition.frontend.arrays.expressions import ArrayExpressions
+from partition.frontend.arrays.rebinding import Rebinding
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -24,7 +25,16 @@ from partition.frontend.arrays.windows import Windows
 
 
 class ArrayLowering(
-    ArrayExpressions, Elementwise, Reductions, Bindings, ArrayStatements, Windows, Created, Reordered, Scans
+    ArrayExpressions,
+    Elementwise,
+    Reductions,
+    Bindings,
+    Rebinding,
+    ArrayStatements,
+    Windows,
+    Created,
+    Reordered,
+    Scans,
 ):
     """The whole-array part of a `Lowerer` (it reads and extends the lowerer's tables)."""
 
@@ -33,11 +43,17 @@ class ArrayLowering(
         self.versions: dict[str, list[tuple[DType, tuple[int, ...]]]] = {}
         self.snapshots: set[str] = set()  # scalars holding the dynamic indices of bound views
         self.bound_in: dict[str, Region | None] = {}  # by variable key: the innermost region it was bound in
+        self.saved = {}  # rebound arguments (Rebinding)
+        self.copy_sources = {}
+        self.owners = {}
 
     def new_round(self) -> None:
         self.versions = {}
         self.snapshots = set()
         self.bound_in = {}
+        self.saved = {}
+        self.copy_sources = {}
+        self.owners = {}
 
     @staticmethod
     def is_view(x: object) -> bool:

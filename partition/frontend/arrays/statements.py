@@ -157,7 +157,20 @@ class ArrayStatements:
             raise Reject(line, "returns an array from more than one place")
         a = self.av(value)
         self.no_dyn(a.shape, line, f"{pyname} = {text(value)}")
+        return self.assign_value(pyname, a, value, line)
+
+    def assign_value(self, pyname: str, a: AV, value: ast.expr, line: int) -> list[ir.Stmt]:
+        """`name = value` for the array value `a` of the expression `value`."""
         if a.view is not None:
+            cur = self.current(pyname)
+            if (
+                cur is not None
+                and self.bound_on_entry(pyname)
+                and not (isinstance(cur, View) and cur.same(a.view))
+            ):
+                stmts = self.copy_bind(pyname, a.view, value, line)
+                if stmts is not None:
+                    return stmts
             return self.bind_view(pyname, a.view, line)
         info = self.bind_storage(pyname, a.dtype, a.shape, line)
         return self.materialise(a, full_view(info), line)
