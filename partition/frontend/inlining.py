@@ -26,6 +26,9 @@ class Inlining:
     def resolve_helper(self, f: ast.expr) -> tuple[FunctionProfile, FunctionSource] | None:
         """The app function a call refers to, when partition inlines it; None for anything else."""
         module = self.src.module
+        inside = self.sc is self.top or any(self.sc.fn is src.node for _, src in self.nested_helpers.values())
+        if isinstance(f, ast.Name) and f.id in self.nested_helpers and inside:
+            return self.nested_helpers[f.id]  # a function defined in the kernel's body (nested.py)
         if isinstance(f, ast.Name):
             name = f.id
             if self.is_local_name(name) or name in self.arrays or self.numpy_attr(f) is not None:

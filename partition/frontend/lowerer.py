@@ -39,6 +39,7 @@ from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
+from partition.frontend.nested import nested_defs
 from partition.frontend.overflow import Overflow
 from partition.frontend.records import Records
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
@@ -106,6 +107,9 @@ class Lowerer(
         self.pending: list[ir.Stmt] = []
         self.call_statement: ast.Call | None = None
         self.current_stmt: ast.stmt | None = None  # the statement being lowered
+        self.nested_helpers: dict[
+            str, tuple[FunctionProfile, FunctionSource]
+        ] = {}  # functions defined in the body
         self.cond_depth = 0
         self.task = task
         self.notes: list[str] = []
@@ -244,6 +248,9 @@ class Lowerer(
             body = body[1:]
         if not body:
             return []
+        if self.sc is self.top:  # functions defined in the body: helpers to inline (nested.py)
+            body, helpers = nested_defs(fn, body, self.src, self.functions, self.fp)
+            self.nested_helpers.update(helpers)
         self.check_returns(body, nested_only=True)
         try:
             body = rewrite_returns(body)

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import FLOAT64, dtype
+from partition.dtypes import FLOAT64, INT64, dtype, narrowest_signed
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix
+from partition.frontend.arrays.values import AV, Ix, numpy_sample
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.syntax import ARRAY_MAKERS, text
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt
@@ -125,7 +125,12 @@ class Created:
                 f"np.array({text(args[0])}): only a list or tuple written out is supported (an array or "
                 "list argument is already an array: use it, or .copy() it)",
             )
-        values = self.literal_values(args[0], line)
+        try:
+            values = self.literal_values(args[0], line)
+        except Reject:
+            if dt_node is not None or not self.flat_scalars(args[0]):
+                raise
+            return self.runtime_array(args[0], line)
         want = lw.parse_dtype(dt_node, line).np if dt_node is not None else None
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -139,6 +144,39 @@ class Created:
             raise Reject(line, "np.array() of no values (a kernel has no empty arrays)")
         rom = self.literal_rom(arr, node)
         return self.rom_value(rom)
+
+    def flat_scalars(self, node: ast.List | ast.Tuple) -> bool:
+        """A list or tuple written out whose items are scalars (no nesting, no starred items)."""
+        return bool(node.elts) and not any(
+            isinstance(e, (ast.List, ast.Tuple, ast.Starred)) or self.rank_of(e) is not None
+            for e in node.elts
+        )
+
+    def runtime_array(self, node: ast.List | ast.Tuple, line: int) -> AV:
+        """np.array([e0, e1, ...]) of run-time scalars: a 1-D array numpy types as it types the
+        list (numpy itself decides, on values of the items' types), filled before the statement."""
+        lw = self.lw
+        items = [lw.expr(e) for e in node.elts]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                sample = np.array([numpy_sample(t) for t in items])
+            except (TypeError, ValueError, OverflowError, Warning) as e:
+                raise Reject(line, f"np.array(): numpy raises {type(e).__name__} ({e})") from None
+        if sample.dtype.kind not in "biuf" or sample.dtype.name == "float16":
+            raise Reject(line, f"np.array() gives numpy {sample.dtype}")
+        dt = dtype(sample.dtype.name)
+        tmp = self.temp_array(dt, (len(items),))
+        for k, t in enumerate(items):  # a safe cast each: the list's dtype holds every item's
+            where = (const(k, narrowest_signed(0, len(items)) or INT64),)
+            lw.pending.append(ir.Store(tmp.name, where, lw.store_value(t, tmp, line), line))
+        tmp.stored = True
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            tmp.loaded = True
+            return TE(NP(dt), ir.Load(tmp.name, tuple(i.e for i in idx), dt))
+
+        return AV(tmp.shape, dt, at)  # a value, not a view: a name bound to it gets its own copy
 
     def rom_value(self, rom: ArrayInfo) -> AV:
         """The elements of a ROM made here, as a value (not a view: the name it is assigned to gets

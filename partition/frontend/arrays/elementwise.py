@@ -217,6 +217,10 @@ class Elementwise:
         if made is not None:
             return made
         np_name = lw.numpy_attr(f)
+        if np_name is None:
+            inlined = self.helper_av(node)
+            if inlined is not None:
+                return inlined
         if np_name in REDUCTIONS and node.args and not isinstance(node.args[0], ast.Starred):
             kind = {"amax": "max", "amin": "min"}.get(np_name, np_name)
             return self.axis_reduce(kind, self.av(node.args[0]), node, node.args[1:], f"np.{np_name}()")

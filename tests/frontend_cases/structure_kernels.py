@@ -1,0 +1,75 @@
+"""Kernels with nested functions, lambdas and helpers called inside expressions
+(test_frontend_structure.py)."""
+
+import numpy as np
+
+
+def rk4(y0, omega, dt, steps):
+    """A nested function reading the enclosing function's omega, called in a time loop."""
+
+    def f(y):
+        return np.array([y[1], -(omega**2) * y[0]])
+
+    y = y0.copy()
+    for _ in range(steps):
+        k1 = f(y)
+        k2 = f(y + 0.5 * dt * k1)
+        y = y + dt / 6.0 * (k1 + 2 * k2)
+    return y
+
+
+def gates(z, scale):
+    """A lambda and a nested def calling it; the closure is read when they are called."""
+    sig = lambda v: 1.0 / (1.0 + np.exp(-v * scale))  # noqa: E731
+
+    def both(a, b):
+        return sig(a) * sig(b)
+
+    first = both(z[:3], z[3:])
+    scale = scale * 2  # the later calls see the new value, as in Python
+    return first + both(z[3:], z[:3])
+
+
+def int_closure(x, k):
+    """An integer nested function (wrapping int16 arithmetic) and a run-time np.array."""
+
+    def step(v):
+        return v * k + np.int16(1)
+
+    pair = np.array([x[0], x[-1]])
+    return step(x) + step(x)[0] + pair[1]
+
+
+def passes_nested(x):
+    """Refused: the nested function is used as a value."""
+
+    def f(v):
+        return v + 1
+
+    g = f
+    return g(x)
+
+
+def relu_layer(x, w):
+    return np.maximum(x @ w, 0.0)
+
+
+def shift(x):
+    return x - np.max(x)
+
+
+def two_layers(x, w1, w2):
+    """Helpers returning arrays, called inside larger expressions."""
+    return shift(relu_layer(x, w1) @ w2) * 2.0 + relu_layer(x, w1)[0, 0]
+
+
+def int_helper(x):
+    return x * np.int8(3)
+
+
+def uses_int_helper(x):
+    """An int8 helper (wrapping) inside an expression, and in a loop."""
+    acc = x.copy()
+    for _ in range(3):
+        acc = int_helper(acc) + x
+    return int_helper(x) - acc
