@@ -55,6 +55,13 @@ def test_helpers_returning_arrays_inside_expressions():
     check_with_helpers(S.uses_int_helper, [(xi,)], [(S.int_helper, [(xi,)])])
 
 
+def test_shape_slices_unpacked_and_tuples_compared():
+    img = RNG.integers(-1000, 1000, size=(3, 4, 2)).astype(np.int32)
+    check(S.shape_parts, [(img, k) for k in (0, 1, -1, 3)])
+    k = translate(profile_calls(S.tuple_compare_floats, [(1.0, 2.0)], APP_DIR), APP_DIR)
+    assert isinstance(k, Rejected) and "identity first" in k.reason
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,

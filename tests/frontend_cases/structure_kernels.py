@@ -73,3 +73,20 @@ def uses_int_helper(x):
     for _ in range(3):
         acc = int_helper(acc) + x
     return int_helper(x) - acc
+
+
+def shape_parts(img, k):
+    """Lengths unpacked from a slice of a shape, and tuples of ints compared."""
+    h, w = img.shape[:2]
+    (c,) = img.shape[2:]
+    total = 0
+    for dy in range(-1, 2):
+        for dx in range(-1, 2):
+            if (dy, dx) != (0, k):
+                total += img[(dy + h) % h, (dx + w) % w, c - 1]
+    return total + ((h, w) == (k, k))
+
+
+def tuple_compare_floats(a, b):
+    """Refused: Python compares tuple items by identity first (a NaN equals itself there)."""
+    return (a, 1) == (b, 1)
