@@ -62,8 +62,22 @@ def test_shape_slices_unpacked_and_tuples_compared():
     assert isinstance(k, Rejected) and "identity first" in k.reason
 
 
+def test_views_of_an_argument_are_returned_as_copies():
+    from frontend_cases import numpy_kernels as N
+
+    k = check(N.return_view, [(np.array([5, -1, 7], np.int32),)])
+    assert any("view sharing argument x" in n for n in k.notes)
+    img = RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8)
+    check(S.flips, [(img,)])
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,
-        {"rk4": (S.rk4, RK4), "gates": (S.gates, GATES), "int_closure": (S.int_closure, INT16)},
+        {
+            "rk4": (S.rk4, RK4),
+            "gates": (S.gates, GATES),
+            "int_closure": (S.int_closure, INT16),
+            "flips": (S.flips, [(RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8),)]),
+        },
     )

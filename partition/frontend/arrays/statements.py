@@ -266,12 +266,18 @@ class ArrayStatements:
         """A returned array expression, made into an output array of its own."""
         a = self.av(item)
         self.no_dyn(a.shape, line, f"returning {text(item)}")
-        if a.view is not None and a.view.base.kind in ("param", "rom"):
-            what = "argument" if a.view.base.kind == "param" else "global array"
+        if a.view is not None and a.view.base.kind == "rom":
             raise Reject(
                 line,
-                f"returns {text(item)}, a slice of {what} {a.view.base.pyname} that numpy makes a view "
+                f"returns {text(item)}, a slice of global array {a.view.base.pyname} that numpy makes a view "
                 f"sharing its memory (return a copy: ({text(item)}).copy())",
+            )
+        if a.view is not None and a.view.base.kind == "param":
+            self.lw.note(
+                f"line {line}: returns {text(item)}, in Python a view sharing argument {a.view.base.pyname}'s "
+                "memory; the kernel returns a copy of its elements (the same values: only a caller that then "
+                f"writes into the returned array would see {a.view.base.pyname} change in Python and not here; "
+                "the profile does not record what callers do with returned arrays)"
             )
         key = f"@result{self.lw.sc.prefix}{k}"
         info = self.local(
