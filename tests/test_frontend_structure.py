@@ -71,6 +71,15 @@ def test_views_of_an_argument_are_returned_as_copies():
     check(S.flips, [(img,)])
 
 
+def test_reshape_to_n_d_is_a_row_major_re_indexing():
+    img = RNG.integers(-128, 127, size=(4, 6)).astype(np.int8)
+    check(S.blocks, [(img,), (np.full((4, 6), -128, np.int8),)])
+    x, w = (RNG.integers(-4, 5, size=s).astype(np.float64) for s in ((3, 4), (4, 4)))
+    check(S.heads, [(x, w), (-x, w)])
+    k = translate(profile_calls(S.reshape_then_write, [(np.arange(6.0),)], APP_DIR), APP_DIR)
+    assert isinstance(k, Rejected) and "writes to x in place" in k.reason
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,
@@ -78,6 +87,7 @@ def test_structure_kernels_pass_c_simulation(tmp_path):
             "rk4": (S.rk4, RK4),
             "gates": (S.gates, GATES),
             "int_closure": (S.int_closure, INT16),
+            "blocks": (S.blocks, [(RNG.integers(-128, 127, size=(4, 6)).astype(np.int8),)]),
             "flips": (S.flips, [(RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8),)]),
         },
     )

@@ -168,6 +168,8 @@ class Inlining:
             self.inline_stack.pop()
             self.call_statement = saved_statement
         written = {st.array for st in ir.walk_stmts(stmts) if isinstance(st, ir.Store)}
+        if written & self.arr.sourced:
+            raise Reject(line, f"{fdef.name}() writes to a reshaped array it is given (numpy passes a view)")
         passed = {v.name for v in values.values() if isinstance(v, ArrayInfo)}
         passed |= {v.base.name for v in values.values() if self.arr.is_view(v)}
         if written & passed and (self.cond_depth or self.call_statement is not call):

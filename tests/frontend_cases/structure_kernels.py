@@ -95,3 +95,24 @@ def tuple_compare_floats(a, b):
 def flips(img):
     """Views of the argument returned (copies in a kernel: the same values)."""
     return np.flip(img, axis=1), img[::-1, :, 1], np.transpose(img, (1, 0, 2))
+
+
+def blocks(img):
+    """Row-major re-indexing: 2x2 blocks of an image, reduced one axis at a time."""
+    h, w = img.shape
+    b = img.reshape(h // 2, 2, w // 2, 2)
+    return b.max(axis=3).max(axis=1) + np.sum(img.reshape(-1, 4)[1:, 0])
+
+
+def heads(x, w):
+    """A computed value split into heads and reshaped back."""
+    t, d = x.shape
+    q = (x @ w).reshape(t, 2, d // 2).transpose(1, 0, 2)
+    return q.transpose(1, 0, 2).reshape(t, d) * 2
+
+
+def reshape_then_write(x):
+    """Refused: y is a view of x in numpy, and x is written afterwards."""
+    y = x.reshape(2, 3)
+    x[0] = 100
+    return y.sum(axis=0)

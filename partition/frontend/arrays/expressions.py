@@ -130,7 +130,7 @@ class ArrayExpressions:
             if r is not None and f.attr in METHOD_REDUCTIONS:
                 return _reduced_rank(r, node, args)
             if r is not None and f.attr in FLATTENERS:
-                return 1
+                return self.reordered_rank(node)
             return r if r is not None and f.attr in ("astype", "copy", "clip", "transpose") else None
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])

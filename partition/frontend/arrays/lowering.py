@@ -46,6 +46,7 @@ class ArrayLowering(
         self.saved = {}  # rebound arguments (Rebinding)
         self.copy_sources = {}
         self.owners = {}
+        self.sourced = set()
 
     def new_round(self) -> None:
         self.versions = {}
@@ -54,6 +55,7 @@ class ArrayLowering(
         self.saved = {}
         self.copy_sources = {}
         self.owners = {}
+        self.sourced = set()
 
     @staticmethod
     def is_view(x: object) -> bool:

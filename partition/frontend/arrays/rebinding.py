@@ -38,6 +38,7 @@ class Rebinding:
     saved: dict[str, tuple[ArrayInfo, ArrayInfo, str]]  # argument IR name -> (argument, save, flag)
     copy_sources: dict[str, list[aliasing.Source]]  # by variable key: what a name's copy holds
     owners: dict[str, str]  # local array IR name -> the variable key bind_storage made it for
+    sourced: set[str]  # temporaries holding copies of elements numpy may pass as a view
 
     def own_buffer(self, pyname: str, dt: object, shape: tuple) -> ArrayInfo | None:
         """The buffer a name rebound here may take new elements into: its own local array, or
@@ -96,6 +97,21 @@ class Rebinding:
             "name refer to those elements; neither side is written in place while the copy is used)"
         )
         return out
+
+    def check_copy(self, pyname: str, view: View, node: ast.expr, line: int) -> None:
+        """`pyname = <stored elements reordered>` (a reshape numpy may make a view): a copy into
+        the name's buffer, refused where a write in place could tell it from the view."""
+        lw = self.lw
+        stmt = lw.current_stmt
+        why = "the statement could not be placed" if stmt is None else None
+        if stmt is not None:
+            why = aliasing.copy_conflict(lw.sc.body, stmt, pyname, self.sources_of(node, view, stmt))
+        if why is not None:
+            raise Reject(
+                line,
+                f"{pyname} = {text(node)}: numpy may make {pyname} a view of {view.base.pyname}'s elements, "
+                f"which the kernel copies; the copy would differ from Python here: {why}",
+            )
 
     def sources_of(self, node: ast.expr, view: View, stmt: ast.stmt) -> list[aliasing.Source]:
         """The names whose elements a copy of `node` holds: its own name (with the subscript it

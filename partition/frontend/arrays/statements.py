@@ -172,6 +172,8 @@ class ArrayStatements:
                 if stmts is not None:
                     return stmts
             return self.bind_view(pyname, a.view, line)
+        if a.source is not None:  # numpy may make the name a view of those elements
+            self.check_copy(pyname, a.source, value, line)
         info = self.bind_storage(pyname, a.dtype, a.shape, line)
         return self.materialise(a, full_view(info), line)
 
@@ -299,6 +301,8 @@ class ArrayStatements:
         line = self.lw.where(node)
         self.no_dyn(a.shape, line, f"{text(node)} passed to a function")
         info = self.temp_array(a.dtype, a.shape)
+        if a.source is not None:  # a copy where numpy may pass a view: the callee must not write to it
+            self.sourced.add(info.name)
         self.lw.pending.extend(self.materialise(a, full_view(info), line))
         return info
 

@@ -256,6 +256,7 @@ class AV:
     at: Callable[[tuple[Ix, ...]], TE]
     view: View | None = None
     fill: Callable[[View], list[ir.Stmt]] | None = None
+    source: View | None = None  # stored elements this value shows reordered, which numpy may view
 
 
 Operand = AV | TE
