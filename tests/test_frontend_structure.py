@@ -80,6 +80,11 @@ def test_reshape_to_n_d_is_a_row_major_re_indexing():
     assert isinstance(k, Rejected) and "writes to x in place" in k.reason
 
 
+def test_tuple_display_stored_into_a_row():
+    x = np.array([[32767, -32768], [-1, 1], [0, 12345]], np.int16)
+    check(S.row_tuples, [(x,), (RNG.integers(-32768, 32767, size=(3, 2)).astype(np.int16),)])
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,
@@ -87,6 +92,7 @@ def test_structure_kernels_pass_c_simulation(tmp_path):
             "rk4": (S.rk4, RK4),
             "gates": (S.gates, GATES),
             "int_closure": (S.int_closure, INT16),
+            "rows": (S.row_tuples, [(np.array([[32767, -32768], [-1, 1], [0, 12345]], np.int16),)]),
             "blocks": (S.blocks, [(RNG.integers(-128, 127, size=(4, 6)).astype(np.int8),)]),
             "flips": (S.flips, [(RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8),)]),
         },

@@ -116,3 +116,12 @@ def reshape_then_write(x):
     y = x.reshape(2, 3)
     x[0] = 100
     return y.sum(axis=0)
+
+
+def row_tuples(x):
+    """A tuple display stored into a row; the items are all read before any is stored."""
+    out = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        out[i] = (x[i, 1] * np.int16(3), x[i, 0] - x[i, 1])
+        x[i, 0], x[i, 1] = x[i, 1], min(100, int(x[i, 0]))
+    return out
