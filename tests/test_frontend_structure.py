@@ -85,6 +85,13 @@ def test_tuple_display_stored_into_a_row():
     check(S.row_tuples, [(x,), (RNG.integers(-32768, 32767, size=(3, 2)).astype(np.int16),)])
 
 
+def test_np_diff():
+    x = np.array([127, -128, 0, -1, 1, 100], np.int8)
+    m = RNG.standard_normal((3, 4))
+    b = np.array([True, False, False, True, True])
+    check(S.diffs, [(x, m, b), (x[::-1].copy(), -m, ~b)])
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,

@@ -125,3 +125,8 @@ def row_tuples(x):
         out[i] = (x[i, 1] * np.int16(3), x[i, 0] - x[i, 1])
         x[i, 0], x[i, 1] = x[i, 1], min(100, int(x[i, 0]))
     return out
+
+
+def diffs(x, m, b):
+    """np.diff of int8 (wrapping), along an axis of a 2-D array, and of a bool array."""
+    return np.diff(x), np.diff(m, axis=0), np.diff(b)

@@ -106,6 +106,8 @@ class ArrayExpressions:
             helper = self.helper_rank(node)
             if helper is not None:
                 return helper or None
+        if np_name == "diff" and len(args) == 1:
+            return self.rank_of(args[0])
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned
