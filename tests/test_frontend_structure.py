@@ -92,6 +92,12 @@ def test_np_diff():
     check(S.diffs, [(x, m, b), (x[::-1].copy(), -m, ~b)])
 
 
+def test_sum_of_a_generator_of_arrays_over_constant_displays():
+    board = RNG.integers(0, 2, size=(5, 6)).astype(np.uint8)
+    check(S.neighbours, [(board,), (np.ones((5, 6), np.uint8),)])
+    check(S.float_sum, [(np.array([0.0, -0.0, 1.5, -2.0]),)])
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,
@@ -100,6 +106,7 @@ def test_structure_kernels_pass_c_simulation(tmp_path):
             "gates": (S.gates, GATES),
             "int_closure": (S.int_closure, INT16),
             "rows": (S.row_tuples, [(np.array([[32767, -32768], [-1, 1], [0, 12345]], np.int16),)]),
+            "neighbours": (S.neighbours, [(RNG.integers(0, 2, size=(5, 6)).astype(np.uint8),)]),
             "blocks": (S.blocks, [(RNG.integers(-128, 127, size=(4, 6)).astype(np.int8),)]),
             "flips": (S.flips, [(RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8),)]),
         },

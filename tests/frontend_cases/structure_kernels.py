@@ -130,3 +130,19 @@ def row_tuples(x):
 def diffs(x, m, b):
     """np.diff of int8 (wrapping), along an axis of a 2-D array, and of a bool array."""
     return np.diff(x), np.diff(m, axis=0), np.diff(b)
+
+
+def neighbours(board):
+    """sum() of rolled copies over constant displays, the centre left out."""
+    n = sum(
+        np.roll(np.roll(board, dy, axis=0), dx, axis=1)
+        for dy in (-1, 0, 1)
+        for dx in range(-1, 2)
+        if (dy, dx) != (0, 0)
+    )
+    return ((n == 3) | ((board == 1) & (n == 2))).astype(np.uint8), n
+
+
+def float_sum(x):
+    """sum() starts from the int 0: 0 + -0.0 is 0.0."""
+    return sum(x * s for s in (1.0, -1.0) if s < 0)

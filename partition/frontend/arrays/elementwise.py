@@ -262,6 +262,9 @@ class Elementwise:
                 return inlined
         if np_name == "diff":
             return self.av(self.diff_expr(node))
+        spelled = self.spelled_sum(node)
+        if spelled is not None:
+            return self.av(spelled)
         if np_name in REDUCTIONS and node.args and not isinstance(node.args[0], ast.Starred):
             kind = {"amax": "max", "amin": "min"}.get(np_name, np_name)
             return self.axis_reduce(kind, self.av(node.args[0]), node, node.args[1:], f"np.{np_name}()")

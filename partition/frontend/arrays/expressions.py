@@ -16,6 +16,7 @@ from partition import ir
 from partition.dtypes import FLOAT64
 from partition.frontend.arrays.reordered import FLATTENERS, ufunc_outer
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.unrolled import unrolled_sum
 from partition.frontend.arrays.values import (
     AV,
     Comp,
@@ -108,6 +109,9 @@ class ArrayExpressions:
                 return helper or None
         if np_name == "diff" and len(args) == 1:
             return self.rank_of(args[0])
+        spelled = self.spelled_sum(node)
+        if spelled is not None:
+            return self.rank_of(spelled)
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned
@@ -137,6 +141,12 @@ class ArrayExpressions:
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])
         return None
+
+    def spelled_sum(self, node: ast.Call) -> ast.expr | None:
+        """`sum(genexp)` over constant displays, spelled out as additions (`unrolled.py`)."""
+        if not isinstance(node.func, ast.Name) or node.func.id != "sum" or self.lw.is_local_name("sum"):
+            return None
+        return unrolled_sum(node)
 
     def helper_rank(self, node: ast.Call) -> int | None:
         """For a call of an app function: the rank of the array it returned in the profiled run
