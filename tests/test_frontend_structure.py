@@ -98,6 +98,12 @@ def test_sum_of_a_generator_of_arrays_over_constant_displays():
     check(S.float_sum, [(np.array([0.0, -0.0, 1.5, -2.0]),)])
 
 
+def test_np_stack():
+    a = np.array([[127, -128, 0], [-1, 1, 100]], np.int8)
+    b = np.array([[32767, -32768, 0], [-1, 1, 300]], np.int16)
+    check(S.stacks, [(a, b), (a[::-1].copy(), b)])
+
+
 def test_structure_kernels_pass_c_simulation(tmp_path):
     csim_pass(
         tmp_path,
@@ -107,6 +113,10 @@ def test_structure_kernels_pass_c_simulation(tmp_path):
             "int_closure": (S.int_closure, INT16),
             "rows": (S.row_tuples, [(np.array([[32767, -32768], [-1, 1], [0, 12345]], np.int16),)]),
             "neighbours": (S.neighbours, [(RNG.integers(0, 2, size=(5, 6)).astype(np.uint8),)]),
+            "stacks": (
+                S.stacks,
+                [(np.array([[127, -128, 0], [-1, 1, 100]], np.int8), np.ones((2, 3), np.int16))],
+            ),
             "blocks": (S.blocks, [(RNG.integers(-128, 127, size=(4, 6)).astype(np.int8),)]),
             "flips": (S.flips, [(RNG.integers(0, 255, size=(4, 4, 3)).astype(np.uint8),)]),
         },

@@ -146,3 +146,9 @@ def neighbours(board):
 def float_sum(x):
     """sum() starts from the int 0: 0 + -0.0 is 0.0."""
     return sum(x * s for s in (1.0, -1.0) if s < 0)
+
+
+def stacks(a, b):
+    """np.stack of int8 and int16 arrays (numpy's result dtype) on a new last and first axis."""
+    s = np.stack([a, b, a * 2], axis=-1)
+    return s, np.stack((b, a))[1, 0] + s[0, :, 0]
