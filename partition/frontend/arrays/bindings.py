@@ -3,9 +3,10 @@
 numpy rebinds names: `y = x + 1` makes a new array, `v = x[1:]` a view of x.
 A name gets one on-chip array per dtype and shape it is given; a view binds
 the name to another array's elements. Inside a loop or a branch a name that
-already named an array must keep naming it (`Region` records what was bound
-on entry and what was rebound), and no other name may be left referring to an
-array a loop gives a new value in every iteration.
+already named an array keeps naming it (`Region` records what was bound on
+entry and what was rebound): a new array of its dtype and shape, or other
+elements, go into the name's own buffer (`Rebinding`), and no other name may be
+left referring to an array a loop gives a new value in every iteration.
 """
 
 from __future__ import annotations
