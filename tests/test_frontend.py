@@ -226,7 +226,6 @@ def test_integer_power():
 @pytest.mark.parametrize(
     "fn,args,needle",
     [
-        (K.uses_slice, (np.zeros(3, np.int8),), "slice"),
         (K.uses_print, (np.zeros(3, np.int8),), "call to print()"),
         (K.whole_array, (np.zeros(3, np.int8),), "a boolean-mask selection"),
         (K.mixed_types, (np.zeros(3, np.int32),), "holds both"),

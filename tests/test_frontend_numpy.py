@@ -572,7 +572,6 @@ def test_size_one_shapes():
         (N.reject_axis, (np.ones((2, 3), np.int32),), "tuple"),
         (N.reject_inplace_cast, (np.arange(3, dtype=np.int32),), "Cannot cast ufunc 'add' output"),
         (N.reject_rebind_param_in_loop, (np.arange(3, dtype=np.int32),), "rebound inside a loop"),
-        (N.reject_return_view, (np.arange(3, dtype=np.int32),), "a slice of argument x"),
         (N.reject_matmul_scalar, (np.arange(3, dtype=np.int32),), "@ with a scalar operand"),
         (N.reject_truth, (np.arange(1, dtype=np.int32),), "used as a value where a scalar is needed"),
         (N.reject_alias_rebind, (np.arange(4, dtype=np.int32),), "while v still refers to its old one"),

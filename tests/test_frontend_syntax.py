@@ -223,7 +223,7 @@ def test_construct_matches_python(case):
 
 
 REJECTED = [
-    (S.swap_buffers, [(np.zeros(3),)], "buffer swap"),
+    (S.swap_buffers, [(np.zeros(3),)], "swapping an argument's"),
     (S.builtin_sum_maybe_empty_floats, [(pylist(floats(4)), 0.0)], "may be empty"),
     (S.builtin_min_key, [(ints("int8", 4),)], "key="),
     (S.maybe_unbound, [(ints("int8", 3), 2), (ints("int8", 3), 3)], "may be unbound"),

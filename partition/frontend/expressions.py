@@ -352,6 +352,12 @@ class Expressions:
         return TE(pt, e)
 
     def compare(self, node: ast.Compare) -> TE:
+        if (
+            len(node.ops) == 1
+            and isinstance(node.left, ast.Tuple)
+            and isinstance(node.comparators[0], ast.Tuple)
+        ):
+            return self.tuple_equal(node)
         left = self.expr(node.left)
         result: ir.Expr | None = None
         np_result = False
@@ -373,6 +379,29 @@ class Expressions:
             left = right
         assert result is not None
         return TE(NP(BOOL) if np_result else PyBool(), result)
+
+    def tuple_equal(self, node: ast.Compare) -> TE:
+        """`(a, b) == (c, d)` / `!=` of integers and bools: item by item (tuples of different
+        lengths differ). Floats are refused: Python compares tuple items by identity first, so a
+        NaN item equals itself there."""
+        line = node.lineno
+        op_node, left, right = node.ops[0], node.left, node.comparators[0]
+        if not isinstance(op_node, (ast.Eq, ast.NotEq)):
+            raise Reject(line, "ordering comparison of tuples")
+        items = []
+        for a, b in zip(left.elts, right.elts):
+            ta, tb = self.expr(a), self.expr(b)
+            for t in (ta, tb):
+                if isinstance(t.pt, PyFloat) or (isinstance(t.pt, NP) and t.pt.dtype.is_float):
+                    raise Reject(line, "comparison of tuples holding floats (Python tests identity first)")
+            dt = self.common_cmp_dtype(ta.pt, tb.pt, line)
+            items.append(ir.Cmp("eq", cast(ta.e, dt), cast(tb.e, dt)))
+        result: ir.Expr = ir.Const(len(left.elts) == len(right.elts), BOOL)
+        for c in items:
+            result = c if isinstance(result, ir.Const) and result.value else ir.Logic("land", result, c)
+        if isinstance(op_node, ast.NotEq):
+            result = ir.Un("not", result, BOOL)
+        return TE(PyBool(), result)
 
     def identity_op(self, op_node: ast.cmpop, left: TE, right_node: ast.expr, line: int) -> str:
         """`x is True`/`x is not False` of Python bools: True and False are single objects, so

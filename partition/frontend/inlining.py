@@ -26,6 +26,9 @@ class Inlining:
     def resolve_helper(self, f: ast.expr) -> tuple[FunctionProfile, FunctionSource] | None:
         """The app function a call refers to, when partition inlines it; None for anything else."""
         module = self.src.module
+        inside = self.sc is self.top or any(self.sc.fn is src.node for _, src in self.nested_helpers.values())
+        if isinstance(f, ast.Name) and f.id in self.nested_helpers and inside:
+            return self.nested_helpers[f.id]  # a function defined in the kernel's body (nested.py)
         if isinstance(f, ast.Name):
             name = f.id
             if self.is_local_name(name) or name in self.arrays or self.numpy_attr(f) is not None:
@@ -165,6 +168,8 @@ class Inlining:
             self.inline_stack.pop()
             self.call_statement = saved_statement
         written = {st.array for st in ir.walk_stmts(stmts) if isinstance(st, ir.Store)}
+        if written & self.arr.sourced:
+            raise Reject(line, f"{fdef.name}() writes to a reshaped array it is given (numpy passes a view)")
         passed = {v.name for v in values.values() if isinstance(v, ArrayInfo)}
         passed |= {v.base.name for v in values.values() if self.arr.is_view(v)}
         if written & passed and (self.cond_depth or self.call_statement is not call):

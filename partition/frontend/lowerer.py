@@ -41,6 +41,7 @@ from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
 from partition.frontend.model import TE, ArrayInfo, Reject, RoundState, Scope, VarState, assigned_names
+from partition.frontend.nested import nested_defs
 from partition.frontend.overflow import Overflow
 from partition.frontend.records import Records
 from partition.frontend.returns import EarlyReturnError, rewrite_returns
@@ -107,6 +108,10 @@ class Lowerer(
         self.inline_stack: list[tuple[str, int]] = []
         self.pending: list[ir.Stmt] = []
         self.call_statement: ast.Call | None = None
+        self.current_stmt: ast.stmt | None = None  # the statement being lowered
+        self.nested_helpers: dict[
+            str, tuple[FunctionProfile, FunctionSource]
+        ] = {}  # functions defined in the body
         self.cond_depth = 0
         self.task = task
         self.notes: list[str] = []
@@ -227,7 +232,7 @@ class Lowerer(
             for a in self.all_arrays.values():
                 a.loaded = a.stored = a.full_store = False
                 a.returned = None
-            stmts = self.param_init() + self.block(body, top=True)
+            stmts = self.arr.with_saves(self.param_init() + self.block(body, top=True), self.fn.lineno)
             if not self.settle():
                 break
         else:
@@ -248,6 +253,9 @@ class Lowerer(
             body = body[1:]
         if not body:
             return []
+        if self.sc is self.top:  # functions defined in the body: helpers to inline (nested.py)
+            body, helpers = nested_defs(fn, body, self.src, self.functions, self.fp)
+            self.nested_helpers.update(helpers)
         self.check_returns(body, nested_only=True)
         try:
             body = rewrite_returns(body)
@@ -260,7 +268,9 @@ class Lowerer(
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         self.check_returns(body)
-        return inline_index_calls(positional_calls(body, self.numpy_attr), self.numpy_attr)
+        body = inline_index_calls(positional_calls(body, self.numpy_attr), self.numpy_attr)
+        self.sc.body = body
+        return body
 
     def check_returns(self, body: list[ast.stmt], nested_only: bool = False) -> None:
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):

@@ -176,6 +176,7 @@ class Scope:
     )  # loops and branches around the statement (arrays.values.Region)
     for_names: set[str] = field(default_factory=set)  # names `for` statements bind (iteration.for_targets)
     rebound: set[str] = field(default_factory=set)  # scalar parameters the body assigns (now locals)
+    body: list[ast.stmt] = field(default_factory=list)  # the statements lowered (returns folded)
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:

@@ -36,12 +36,14 @@ class Statements:
         self.pending = []
         value = getattr(s, "value", None)
         self.call_statement = value if isinstance(value, ast.Call) else None
+        enclosing, self.current_stmt = self.current_stmt, s
         try:
             out = self.stmt_body(s, top)
             return self.pending + out
         finally:
             self.pending = outer
             self.call_statement = None
+            self.current_stmt = enclosing
 
     def stmt_body(self, s: ast.stmt, top: bool = False) -> list[ir.Stmt]:
         line = s.lineno
@@ -170,6 +172,11 @@ class Statements:
             te = self.expr(value)
             return [self.assign_var(target.id, te, line, value)]
         if isinstance(target, ast.Subscript):
+            row = self.row_targets(target, value)
+            if row is not None:  # `out[y, x] = (r, g, b)`: the tuple's items into the row's elements
+                held: list[ir.Stmt] = []
+                items = self.tuple_items(value, len(row), line, held)
+                return held + self.assign_items(ast.Tuple(row, ast.Store()), items, line)
             if self.arr.rank_of(target) is not None:
                 return self.arr.assign_elements(target, value, line)
             arr, idx = self.subscript_target(target)
@@ -179,6 +186,30 @@ class Statements:
         if isinstance(target, (ast.Tuple, ast.List)):
             return self.tuple_assign(target, value, line, top)
         raise Reject(line, f"assignment to {type(target).__name__}")
+
+    def row_targets(self, target: ast.Subscript, value: ast.expr) -> list[ast.expr] | None:
+        """`a[i, j]` naming a row of a stored array, assigned a tuple or list display of as many
+        items: each element as a target (`a[i, j, 0]`, ...), None for any other assignment.
+        numpy converts the whole display before it stores, as the held items are."""
+        if not isinstance(value, (ast.Tuple, ast.List)) or any(
+            isinstance(e, ast.Starred) for e in value.elts
+        ):
+            return None
+        if self.arr.rank_of(target) != 1 or not isinstance(target.value, ast.Name):
+            return None
+        arr = self.array_of(target.value)
+        parts = target.slice.elts if isinstance(target.slice, ast.Tuple) else [target.slice]
+        if not isinstance(arr, ArrayInfo) or len(parts) != len(arr.shape) - 1:
+            return None
+        if any(isinstance(p, ast.Slice) or self.arr.rank_of(p) is not None for p in parts):
+            return None
+        if arr.shape[-1] != len(value.elts) or any(self.arr.rank_of(e) is not None for e in value.elts):
+            return None
+        out: list[ast.expr] = []
+        for k in range(len(value.elts)):
+            sub = ast.Subscript(target.value, ast.Tuple([*parts, ast.Constant(k)], ast.Load()), ast.Store())
+            out.append(ast.fix_missing_locations(ast.copy_location(sub, target)))
+        return out
 
     def row_items(self, value: ast.expr, n: int) -> ast.Tuple | None:
         """`a[i]` of a 2-D array or list with rows of `n` items, as the tuple `(a[i][0], ..., a[i][n-1])`
@@ -282,6 +313,12 @@ class Statements:
             arr = self.array_of(item) if isinstance(item, ast.Name) else None
             if isinstance(arr, View) and arr.same(full_view(arr.base)):
                 arr = arr.base  # an alias of a whole array (out = inp): the array itself
+            if isinstance(arr, ArrayInfo) and arr.name in self.arr.saved:  # a rebound argument
+                out, stmts = self.arr.result_copy(arr, k, line)
+                out.returned = k
+                self.pending.extend(stmts)
+                self.returns.append(("param", out.name))
+                continue
             if isinstance(arr, ArrayInfo):
                 if arr.kind == "rom":
                     raise Reject(line, f"returns global array {arr.pyname}")

@@ -10,8 +10,9 @@ A right-hand side with a tuple value is a tuple display (nested displays for
 nested targets), `divmod(a, b)` (`(a // b, a % b)`, both exactly Python's and
 numpy's operators), a call of an app function returning a tuple, an array's
 `.shape`, or a 1-D array of the target's length (unpacked element by element).
-Arrays named on the right (`src, dst = dst, src`) would swap which array a name
-refers to, which a kernel's fixed buffers cannot do: that is rejected.
+Arrays among the items of a display to names (`r, g = img[..., 0], img[..., 1]`,
+`src, dst = dst, src`) are bound as `name = item` is, after every item is evaluated
+(`ArrayLowering.assign_tuple`: a swap exchanges the buffers' contents).
 """
 
 from __future__ import annotations
@@ -40,17 +41,12 @@ class Targets:
             if rec is not None:
                 return self.record_unpack(rec, names, line)
         value = self.row_items(value, len(names)) or value
-        if (
-            all(isinstance(n, ast.Name) for n in names)
-            and isinstance(value, ast.Attribute)
-            and value.attr == "shape"
-        ):
-            arr = self.array_of(value.value)
-            if arr is None or len(arr.shape) != len(names):
-                raise Reject(line, "unpacking a shape of a different rank")
+        dims = self.shape_items(value, line) if all(isinstance(n, ast.Name) for n in names) else None
+        if dims is not None:
+            if len(dims) != len(names):
+                raise Reject(line, f"unpacking {len(dims)} lengths of a shape into {len(names)} targets")
             return [
-                self.assign_var(n.id, self.const_te(int(d), line), line, value)
-                for n, d in zip(names, arr.shape)
+                self.assign_var(n.id, self.const_te(int(d), line), line, value) for n, d in zip(names, dims)
             ]
         helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
         if helper is not None:
@@ -64,6 +60,16 @@ class Targets:
                 return out
             return self.assign_items(target, self.hold_items(results, line), line)
         held: list[ir.Stmt] = []
+        if (
+            all(isinstance(n, ast.Name) for n in names)
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(value.elts) == len(names)
+            and any(self.is_array_item(v) for v in value.elts)
+        ):  # arrays among the items: bound as `name = item` after every item is evaluated
+            out = self.arr.assign_tuple(
+                names, value.elts, line, lambda v: self.hold(self.expr(v), v, line, held)
+            )
+            return held + out
         items = self.tuple_items(value, len(names), line, held)
         return held + self.assign_items(target, items, line)
 
@@ -95,6 +101,36 @@ class Targets:
             elems = [a.at((ix_const(k),)) for k in range(n)]
             return [self.hold(te, value, line, held) for te in elems]
         raise Reject(line, "tuple assignment from something other than a tuple of the same length")
+
+    def shape_items(self, value: ast.expr, line: int) -> list[int] | None:
+        """The lengths `x.shape` or `x.shape[a:b]` unpacks to (None: not a shape)."""
+        part = None
+        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+            value, part = value.value, value.slice
+        if not (isinstance(value, ast.Attribute) and value.attr == "shape"):
+            return None
+        if self.arr.rank_of(value.value) is None:
+            return None
+        dims = list(self.arr.av(value.value).shape) if not isinstance(value.value, ast.Name) else None
+        if dims is None:
+            arr = self.array_of(value.value)
+            if arr is None:
+                return None
+            dims = list(arr.shape)
+        if part is None:
+            return dims
+        bounds = []
+        for b in (part.lower, part.upper, part.step):
+            te = None if b is None else self.expr(b)
+            if te is not None and not isinstance(te.e, ir.Const):
+                raise Reject(line, "a slice of a shape with bounds that are not constants")
+            bounds.append(None if te is None else int(te.e.value))
+        return dims[slice(*bounds)]
+
+    def is_array_item(self, v: ast.expr) -> bool:
+        return (isinstance(v, ast.Name) and self.lookup_array(v.id) is not None) or self.arr.rank_of(
+            v
+        ) is not None
 
     def item_value(self, v: ast.expr, line: int) -> TE:
         if (isinstance(v, ast.Name) and self.lookup_array(v.id) is not None) or self.arr.rank_of(

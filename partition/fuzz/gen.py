@@ -143,13 +143,17 @@ class Gen(SyntaxGen, ArrayGen, RecordGen):
         for _ in range(d.int(1, 3)):
             for _attempt in range(5):  # some choices find nothing to do: try another
                 mark = len(self.lines)
-                r = d.weighted([("loop", 8), ("numpy", 6), ("while", 1), ("marked", 1), ("straight", 2)])
+                r = d.weighted(
+                    [("loop", 8), ("numpy", 6), ("time", 2), ("while", 1), ("marked", 1), ("straight", 2)]
+                )
                 if r == "loop":
                     self.stmt_for(0)
                 elif r == "numpy":
                     self.stmt_numpy()
                     if len(self.lines) > mark:
                         self.features.add("numpy")
+                elif r == "time":
+                    self.stmt_time_loop()
                 elif r == "while":
                     self.stmt_while(0)
                 elif r == "marked":

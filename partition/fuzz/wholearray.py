@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from partition.fuzz.exprs import ExprGen
-from partition.fuzz.parts import Arr
+from partition.fuzz.parts import Arr, Loop
 from partition.fuzz.typed import CMP_OPS, FLOAT_DTS, INT_DTS, Ex, arr_sample, np_ctor, pyint, quiet
 
 
@@ -396,6 +396,53 @@ class ArrayGen(ExprGen):
         self.arrays[name] = Arr(name, val.dtype.name, val.shape, writable=False)
         self.features.add("library call")
 
+    def rebind(self, cands: list[Arr]) -> None:
+        """Inside a loop: a name given a new array of its dtype and shape (`q = q - 2 * q[::-1]`),
+        another array's elements (`a = b`), or swapped with another (`a, b = b, a`), as time
+        loops and ping-pong buffers do; an argument's caller must see what Python leaves in it."""
+        d = self.d
+        arrs = [a for a in cands if a.kind == "ndarray"]
+        if not arrs:
+            return
+        a = d.choice(arrs)
+        same = [b for b in arrs if b is not a and b.dt == a.dt and b.shape == a.shape]
+        r = d.weighted([("expr", 4), ("name", 1 if same else 0), ("swap", 1 if same else 0)])
+        if r == "expr":
+            for _ in range(4):
+                e = self.array_expr(a.shape)
+                if e is not None and e.kind == "arr" and e.dt == a.dt and not e.text.isidentifier():
+                    break
+            else:
+                return
+            self.emit(f"{a.name} = {e.text}")
+        elif r == "name":
+            self.emit(f"{a.name} = {d.choice(same).name}")
+        else:
+            self.emit(f"{a.name}, {(b := d.choice(same)).name} = {b.name}, {a.name}")
+        self.features.add("array name rebound in a loop")
+
+    def stmt_time_loop(self) -> None:
+        """`for s in range(k):` around whole-array statements and a rebinding, as a time-stepping
+        loop is written (k may be 0: the names then keep what they named before)."""
+        d = self.d
+        if not any(a.kind == "ndarray" for a in self.arrays.values()):
+            return
+        steps = d.int(0, 3)
+        var = self.fresh("s")
+        before = dict(self.arrays)
+        self.emit(f"for {var} in range({steps}):")
+        self.loops.append(Loop(var, 0, max(0, steps - 1), steps))
+        try:
+            with self.block():
+                if d.chance(0.5):
+                    self.stmt_numpy()
+                self.rebind([a for a in self.arrays.values() if a.kind != "rom" and not a.is_list])
+                if d.chance(0.3):
+                    self.stmt_numpy()
+        finally:
+            self.loops.pop()
+            self.arrays = before  # arrays made in the loop are unbound after it when it runs 0 times
+
     def stmt_numpy(self) -> None:
         """One whole-array statement: a new array, an in-place update or a reduction."""
         d = self.d
@@ -407,9 +454,22 @@ class ArrayGen(ExprGen):
         if self.floats and not self.math_outputs and d.chance(0.2):
             self.approx_math(shape)
             return
-        r = d.weighted([("new", 4), ("inplace", 3), ("reduce", 3), ("dot", 2), ("window", 2), ("library", 1)])
+        r = d.weighted(
+            [
+                ("new", 4),
+                ("inplace", 3),
+                ("reduce", 3),
+                ("dot", 2),
+                ("window", 2),
+                ("library", 1),
+                ("rebind", 2 if self.loops else 0),
+            ]
+        )
         if r == "library":
             self.library_call(cands)
+            return
+        if r == "rebind":
+            self.rebind(cands)
             return
         if r == "window":
             self.stmt_window(cands)

@@ -75,9 +75,10 @@ def unpack_row(m):
 
 
 def swap_buffers(x):
-    src = np.zeros(4)
-    dst = np.ones(4)
-    src, dst = dst, src
+    src = np.zeros(3)
+    dst = np.ones(3)
+    src, dst = dst, src  # local buffers: their contents are exchanged
+    x, dst = dst, x  # an argument's array: refused
     return x
 
 

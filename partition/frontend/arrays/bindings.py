@@ -3,9 +3,10 @@
 numpy rebinds names: `y = x + 1` makes a new array, `v = x[1:]` a view of x.
 A name gets one on-chip array per dtype and shape it is given; a view binds
 the name to another array's elements. Inside a loop or a branch a name that
-already named an array must keep naming it (`Region` records what was bound
-on entry and what was rebound), and no other name may be left referring to an
-array a loop gives a new value in every iteration.
+already named an array keeps naming it (`Region` records what was bound on
+entry and what was rebound): a new array of its dtype and shape, or other
+elements, go into the name's own buffer (`Rebinding`), and no other name may be
+left referring to an array a loop gives a new value in every iteration.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ class Bindings:
     """Names bound to arrays and views (part of `ArrayLowering`)."""
 
     lw: ScalarLowering  # the function's lowerer, whose tables and scalar rules these methods use
+    versions: dict[str, list[tuple[DType, tuple[int, ...]]]]
+    bound_in: dict[str, Region | None]
+    snapshots: set[str]
+    copy_sources: dict[str, list]  # by variable key: what a name's copy holds (Rebinding)
 
     def scalar_temp(self, base: str, dt: DType) -> ir.Var:
         lw = self.lw
@@ -81,6 +86,18 @@ class Bindings:
         if not shape or any(d <= 0 for d in shape):
             raise Reject(line, f"local array {pyname} of shape {shape} (at least 1-D, non-empty)")
         key = lw.key(pyname)
+        cur = self.current(pyname)
+        if (
+            isinstance(cur, ArrayInfo)
+            and cur.kind == "param"
+            and self.bound_on_entry(pyname)
+            and self.own_buffer(pyname, dt, shape) is cur
+        ):  # an argument rebound in a loop or branch: its own buffer, saved (Rebinding)
+            self.rebind_storage(pyname, cur, line)
+            lw.sc.views.pop(pyname, None)
+            lw.sc.arrays[pyname] = cur
+            self.bound_in[key] = lw.sc.regions[-1] if lw.sc.regions else None
+            return cur
         versions = self.versions.setdefault(key, [])
         if (dt, shape) not in versions:
             versions.append((dt, shape))
@@ -93,7 +110,7 @@ class Bindings:
         else:
             irn = self.fresh_name(f"{key}@{k}", lw.irname(key))
         info = self.local(irn, pyname, dt, shape, line)
-        cur = self.current(pyname)
+        self.owners[info.name] = key
         if cur is not None and cur is not info and self.bound_on_entry(pyname):
             raise Reject(
                 line,
@@ -106,6 +123,7 @@ class Bindings:
         lw.sc.views.pop(pyname, None)
         lw.sc.arrays[pyname] = info
         self.bound_in[lw.key(pyname)] = lw.sc.regions[-1] if lw.sc.regions else None
+        self.copy_sources.pop(lw.key(pyname), None)
         return info
 
     def check_no_alias(self, pyname: str, info: ArrayInfo, line: int) -> None:
@@ -142,6 +160,7 @@ class Bindings:
             )
         lw.sc.arrays.pop(pyname, None)
         lw.sc.views[pyname] = view
+        self.copy_sources.pop(lw.key(pyname), None)
         self.bound_in[lw.key(pyname)] = lw.sc.regions[-1] if lw.sc.regions else None
         return stmts
 

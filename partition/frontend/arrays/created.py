@@ -23,7 +23,7 @@ import numpy as np
 from partition import ir
 from partition.dtypes import FLOAT64, INT32, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
-from partition.frontend.arrays.values import AV, Ix
+from partition.frontend.arrays.values import AV, Comp, Ix, View, ix_const, numpy_sample
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.syntax import ARRAY_MAKERS, text
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt
@@ -47,6 +47,14 @@ class Created:
             return 1
         if name in ("eye", "identity"):
             return 2
+        if (
+            name == "stack"
+            and node.args
+            and isinstance(node.args[0], (ast.List, ast.Tuple))
+            and node.args[0].elts
+        ):
+            r = self.rank_of(node.args[0].elts[0])
+            return None if r is None else r + 1
         if name in ARRAY_MAKERS:
             if name.endswith("_like"):
                 arr = self.lw.array_of(node.args[0]) if node.args else None
@@ -75,6 +83,8 @@ class Created:
             return self.linspace(node)
         if name in ("eye", "identity"):
             return self.eye(name, node)
+        if name == "stack":
+            return self.stacked(node)
         if name in ARRAY_MAKERS:
             return self.filled(name, node)
         return None
@@ -148,6 +158,51 @@ class Created:
         rom = self.literal_rom(arr, node)
         return self.rom_value(rom)
 
+    def stacked(self, node: ast.Call) -> AV:
+        """np.stack([a, b, ...], axis=k) of arrays of one shape: a new array with a new axis k,
+        in numpy's result dtype of the items, filled before the statement."""
+        lw = self.lw
+        line = node.lineno
+        kw = self.kwargs(node, {"axis"}, "np.stack()")
+        seq = node.args[0] if len(node.args) == 1 else None
+        if (
+            not isinstance(seq, (ast.List, ast.Tuple))
+            or not seq.elts
+            or any(isinstance(e, ast.Starred) for e in seq.elts)
+        ):
+            raise Reject(line, "np.stack() of a list or tuple of arrays written out")
+        if any(self.rank_of(e) is None for e in seq.elts):
+            raise Reject(line, "np.stack() of scalars (write np.array([...]))")
+        items = [self.av(e) for e in seq.elts]
+        shape = items[0].shape
+        self.no_dyn(shape, line, "np.stack()")
+        if any(a.shape != shape for a in items):
+            raise Reject(line, "np.stack() of arrays of different shapes (numpy raises ValueError)")
+        axis = 0
+        if "axis" in kw:
+            te = lw.expr(kw["axis"])
+            if not isinstance(te.e, ir.Const) or not te.e.dtype.is_int:
+                raise Reject(line, "np.stack(): the axis must be a constant int")
+            axis = int(te.e.value)
+        rank = len(shape) + 1
+        if not -rank <= axis < rank:
+            raise Reject(line, f"np.stack(): axis {axis} of a {rank}-D result (numpy raises)")
+        axis %= rank
+        dt = dtype(np.result_type(*(np.ones(1, a.dtype.np) for a in items)).name)
+        out_shape = (*shape[:axis], len(items), *shape[axis:])
+        tmp = self.temp_array(dt, out_shape)
+        for k, a in enumerate(items):
+            comps = tuple(
+                Comp(fixed=ix_const(k)) if d == axis else Comp(d if d < axis else d - 1) for d in range(rank)
+            )
+            lw.pending.extend(self.store_loop(View(tmp, shape, comps), a, line))
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            tmp.loaded = True
+            return TE(NP(dt), ir.Load(tmp.name, tuple(i.e for i in idx), dt))
+
+        return AV(tmp.shape, dt, at)  # a value, not a view: a name bound to it gets its own copy
+
     def rom_value(self, rom: ArrayInfo) -> AV:
         """The elements of a ROM made here, as a value (not a view: the name it is assigned to gets
         a copy, as numpy made a new array)."""
@@ -190,7 +245,7 @@ class Created:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             try:
-                got = np.array([_typed_zero(te) for te in tes]).dtype if want is None else np.dtype(want)
+                got = np.array([numpy_sample(te) for te in tes]).dtype if want is None else np.dtype(want)
             except (TypeError, ValueError, OverflowError, Warning) as e:
                 raise Reject(line, f"np.array(): numpy raises {type(e).__name__} ({e})") from None
         if got.kind not in "biuf" or got.name == "float16":
@@ -395,14 +450,3 @@ class Created:
             fill = TE(NP(dt), const(1 if kind == "ones" else 0, dt))
         value = TE(NP(dt), cast(fill.e, dt))
         return AV(tuple(shape), dt, lambda idx: value)
-
-
-def _typed_zero(te: TE) -> Any:
-    """A value of an element's type, for numpy to say which dtype np.array makes of such values."""
-    if isinstance(te.pt, PyBool):
-        return False
-    if isinstance(te.pt, PyInt):
-        return 0
-    if isinstance(te.pt, PyFloat):
-        return 0.0
-    return te.e.dtype.np.type(0)

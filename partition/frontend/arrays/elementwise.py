@@ -228,6 +228,45 @@ class Elementwise:
     def copy(self, a: AV) -> AV:
         return AV(a.shape, a.dtype, a.at)
 
+    def diff_expr(self, node: ast.Call) -> ast.expr:
+        """np.diff(a[, axis=k]) as numpy computes it: `a[..., 1:] - a[..., :-1]` along the axis
+        (`!=` for bool arrays), once (n=1)."""
+        line = node.lineno
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) != 1 or set(kw) - {"axis", "n"} or isinstance(node.args[0], ast.Starred):
+            raise Reject(line, f"{text(node)}: np.diff of one array, with n=1 and a constant axis")
+        a = node.args[0]
+        rank = self.rank_of(a)
+        if rank is None:
+            raise Reject(line, f"{text(node)}: np.diff of a scalar (numpy raises ValueError)")
+        consts = {}
+        for k, v in kw.items():
+            te = self.lw.expr(v)
+            if not isinstance(te.e, ir.Const) or not te.e.dtype.is_int:
+                raise Reject(line, f"{text(node)}: {k} must be a constant int")
+            consts[k] = int(te.e.value)
+        if consts.get("n", 1) != 1:
+            raise Reject(line, f"{text(node)}: np.diff with n other than 1")
+        axis = consts.get("axis", -1)
+        if not -rank <= axis < rank:
+            raise Reject(line, f"{text(node)}: axis {axis} of a {rank}-D array (numpy raises)")
+        axis %= rank
+
+        def part(lo: int | None, hi: int | None) -> ast.expr:
+            bound = [ast.Slice(None, None, None) for _ in range(rank)]
+            bound[axis] = ast.Slice(
+                None if lo is None else ast.Constant(lo), None if hi is None else ast.Constant(hi), None
+            )
+            sub = ast.Subscript(a, ast.Tuple(bound, ast.Load()) if rank > 1 else bound[0], ast.Load())
+            return ast.fix_missing_locations(ast.copy_location(sub, node))
+
+        is_bool = self.av(a).dtype.is_bool if isinstance(a, ast.Name) else False
+        if is_bool:
+            out: ast.expr = ast.Compare(part(1, None), [ast.NotEq()], [part(None, -1)])
+        else:
+            out = ast.BinOp(part(1, None), ast.Sub(), part(None, -1))
+        return ast.fix_missing_locations(ast.copy_location(out, node))
+
     def call_av(self, node: ast.Call) -> AV:
         lw = self.lw
         line = node.lineno
@@ -244,6 +283,15 @@ class Elementwise:
         if made is not None:
             return made
         np_name = lw.numpy_attr(f)
+        if np_name is None:
+            inlined = self.helper_av(node)
+            if inlined is not None:
+                return inlined
+        if np_name == "diff":
+            return self.av(self.diff_expr(node))
+        spelled = self.spelled_sum(node)
+        if spelled is not None:
+            return self.av(spelled)
         if np_name in REDUCTIONS and node.args and not isinstance(node.args[0], ast.Starred):
             kind = {"amax": "max", "amin": "min"}.get(np_name, np_name)
             return self.axis_reduce(kind, self.av(node.args[0]), node, node.args[1:], f"np.{np_name}()")

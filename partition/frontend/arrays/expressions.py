@@ -10,10 +10,13 @@ reductions are built by the other parts, which this one calls.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from partition import ir
+from partition.dtypes import FLOAT64
 from partition.frontend.arrays.reordered import FLATTENERS, ufunc_outer
 from partition.frontend.arrays.scalars import ScalarLowering
+from partition.frontend.arrays.unrolled import unrolled_sum
 from partition.frontend.arrays.values import (
     AV,
     Comp,
@@ -26,7 +29,7 @@ from partition.frontend.arrays.values import (
     map_index,
 )
 from partition.frontend.mathcalls import NP_MATH
-from partition.frontend.model import TE, ArrayInfo, Reject
+from partition.frontend.model import TE, ArrayInfo, Reject, Scope
 from partition.frontend.syntax import (
     BINOPS,
     CMPS,
@@ -141,6 +144,15 @@ class ArrayExpressions:
         direct = self.library_rank(node)
         if direct is not None:
             return direct
+        if np_name is None:
+            helper = self.helper_rank(node)
+            if helper is not None:
+                return helper or None
+        if np_name == "diff" and len(args) == 1:
+            return self.rank_of(args[0])
+        spelled = self.spelled_sum(node)
+        if spelled is not None:
+            return self.rank_of(spelled)
         scanned = self.scan_rank(node)
         if scanned is not None:
             return scanned
@@ -165,11 +177,73 @@ class ArrayExpressions:
             if r is not None and f.attr in METHOD_REDUCTIONS:
                 return _reduced_rank(r, node, args)
             if r is not None and f.attr in FLATTENERS:
-                return 1
+                return self.reordered_rank(node)
             return r if r is not None and f.attr in ("astype", "copy", "clip", "transpose") else None
         if isinstance(f, ast.Name) and f.id == "abs" and len(args) == 1 and not lw.is_local_name(f.id):
             return self.rank_of(args[0])
         return None
+
+    def spelled_sum(self, node: ast.Call) -> ast.expr | None:
+        """`sum(genexp)` over constant displays, spelled out as additions (`unrolled.py`)."""
+        if not isinstance(node.func, ast.Name) or node.func.id != "sum" or self.lw.is_local_name("sum"):
+            return None
+        return unrolled_sum(node)
+
+    def helper_rank(self, node: ast.Call) -> int | None:
+        """For a call of an app function: the rank of the array it returned in the profiled run
+        (0 for anything but one array; None: not such a call). `helper_av` checks it."""
+        f = node.func
+        if not isinstance(f, (ast.Name, ast.Attribute)):
+            return None
+        if isinstance(f, ast.Attribute) and self.rank_of(f.value) is not None:
+            return None  # a method of an array
+        helper = self.lw.resolve_helper(f)
+        if helper is None:
+            return None
+        if helper[0].calls == 0:  # not profiled on its own (a nested function): what it returns
+            return self.returned_rank(node, *helper) or 0
+        sig = helper[0].return_sig
+        if sig.get("type") != "ndarray":
+            return 0
+        shapes = [sig["shape"]] if sig.get("shape") is not None else sig.get("shapes", [])
+        ranks = {len(s) for s in shapes}
+        return ranks.pop() if len(ranks) == 1 and 0 not in ranks else 0
+
+    def returned_rank(self, call: ast.Call, fp: Any, src: Any) -> int | None:
+        """The rank of `return expr`, a function's only statement, for the ranks of the call's
+        arguments (None: a scalar, or a function of more statements)."""
+        fdef = src.node
+        body = fdef.body[1:] if fdef.body and isinstance(fdef.body[0], ast.Expr) else fdef.body
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args]
+        scope = Scope("@rank:", fp, src, fdef, local_names=set(params))
+        for p, a in zip(params, call.args):
+            r = self.rank_of(a)
+            if r:
+                scope.arrays[p] = ArrayInfo(p, "@rank", FLOAT64, (1,) * r, "local", NP(FLOAT64))
+        lw = self.lw
+        caller, lw.sc = lw.sc, scope
+        try:
+            return self.rank_of(body[0].value)
+        finally:
+            lw.sc = caller
+
+    def helper_av(self, node: ast.Call) -> AV | None:
+        """An app function returning an array, called inside an expression: inlined, its result
+        read from the array (or view) it returns (as `tmp = f(...)` before the statement would)."""
+        if not self.helper_rank(node):
+            return None
+        lw = self.lw
+        line = node.lineno
+        result = lw.inline(node, *lw.resolve_helper(node.func))
+        if isinstance(result, ArrayInfo):
+            result = self.whole(result, line)
+        if not isinstance(result, View) or len(result.shape) != self.helper_rank(node):
+            raise Reject(
+                line, f"{text(node)}: the function returns other than the one array it returned when profiled"
+            )
+        return self.view_av(result)
 
     def needs_view(self, node: ast.Subscript) -> bool:
         """A subscript the scalar path cannot take: slices, a view or expression as base, or a rank mismatch."""

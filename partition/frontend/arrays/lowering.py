@@ -18,6 +18,7 @@ from partition.frontend.arrays.expressions import ArrayExpressions
 from partition.frontend.arrays.library import Library
 from partition.frontend.arrays.linalg import LinalgSolvers
 from partition.frontend.arrays.order import Ordering
+from partition.frontend.arrays.rebinding import Rebinding
 from partition.frontend.arrays.reductions import Reductions
 from partition.frontend.arrays.reordered import Reordered
 from partition.frontend.arrays.scalars import ScalarLowering
@@ -33,6 +34,7 @@ class ArrayLowering(
     Elementwise,
     Reductions,
     Bindings,
+    Rebinding,
     ArrayStatements,
     Windows,
     Created,
@@ -51,11 +53,19 @@ class ArrayLowering(
         self.versions: dict[str, list[tuple[DType, tuple[int, ...]]]] = {}
         self.snapshots: set[str] = set()  # scalars holding the dynamic indices of bound views
         self.bound_in: dict[str, Region | None] = {}  # by variable key: the innermost region it was bound in
+        self.saved = {}  # rebound arguments (Rebinding)
+        self.copy_sources = {}
+        self.owners = {}
+        self.sourced = set()
 
     def new_round(self) -> None:
         self.versions = {}
         self.snapshots = set()
         self.bound_in = {}
+        self.saved = {}
+        self.copy_sources = {}
+        self.owners = {}
+        self.sourced = set()
 
     @staticmethod
     def is_view(x: object) -> bool:

@@ -5,7 +5,10 @@
   `a.reshape(-1)` are views when numpy makes views (a C-contiguous array or
   block; reshape also of a 1-D view), so writes through them reach `a`; each
   element is found by the quotient and remainder of its position. Otherwise
-  ravel copies, as numpy does, and reshape is rejected.
+  ravel copies, as numpy does, and reshape is rejected. `a.reshape(d0, d1, ...)`
+  to N-D (constant lengths, one may be -1) is a row-major re-indexing: a value
+  whose element at an index is `a`'s at the same position; bound to a name it is
+  a copy, refused where a write in place could tell it from numpy's view.
 * `np.sort(a)` / `np.sort(a, axis=None)` of a small array: a copy sorted by an
   odd-even transposition network (n passes of compare-exchange), ascending,
   NaN last as in numpy. Equal values are indistinguishable except float -0.0
@@ -29,6 +32,7 @@ from partition.frontend.arrays.values import (
     Ix,
     View,
     affine,
+    divmod_ix,
     full_view,
     has_dyn,
     ix_add,
@@ -36,6 +40,7 @@ from partition.frontend.arrays.values import (
 )
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import BINOPS, text
+from partition.frontend.types import NP, PyInt, range_of
 
 FLATTENERS = ("flatten", "ravel", "reshape")
 
@@ -52,12 +57,9 @@ class Reordered:
         line = node.lineno
         n = math.prod(a.shape)
         if how == "reshape":
-            args = node.args
-            if len(args) != 1 or node.keywords:
-                raise Reject(line, f"{text(node)}: reshape to anything but one dimension (-1 or the size)")
-            size = self.lw.expr(args[0])
-            if not isinstance(size.e, ir.Const) or int(size.e.value) not in (-1, n):
-                raise Reject(line, f"{text(node)}: reshape to anything but one dimension (-1 or {n})")
+            shape = self.new_shape(a.shape, node)
+            if len(shape) != 1:
+                return self.reshaped(a, shape, line)
         elif node.args or node.keywords:
             raise Reject(line, f"{text(node)} with arguments")
         if how != "flatten" and a.view is not None:
@@ -85,6 +87,58 @@ class Reordered:
             return self.loop_nest(a.shape, line, body)
 
         return self.produced((n,), dt, fill, line)
+
+    def new_shape(self, shape: tuple, node: ast.Call) -> tuple[int, ...]:
+        """The shape `.reshape(d0, d1, ...)` / `.reshape((d0, ...))` asks for: constant lengths,
+        at most one -1 (the rest), and as many elements as the array has (numpy raises otherwise)."""
+        line = node.lineno
+        if has_dyn(shape):
+            raise Reject(line, f"{text(node)}: reshape of a slice whose length is known only at run time")
+        n = math.prod(shape)
+        args = list(node.args)
+        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+            args = list(args[0].elts)
+        if not args or node.keywords or any(isinstance(x, ast.Starred) for x in args):
+            raise Reject(line, f"{text(node)}: reshape takes the new lengths (no keywords)")
+        dims = []
+        for x in args:
+            te = self.lw.expr(x)
+            r = range_of(te.pt) if isinstance(te.pt, (PyInt, NP)) and te.e.dtype.is_int else None
+            if r is None or r[0] != r[1]:
+                raise Reject(line, f"{text(node)}: a new length {text(x)} that is not a constant int")
+            dims.append(int(r[0]))
+        if dims.count(-1) > 1 or any(d < -1 for d in dims):
+            raise Reject(line, f"{text(node)}: numpy raises ValueError (lengths {tuple(dims)})")
+        known = math.prod(d for d in dims if d != -1)
+        if -1 in dims:
+            if known == 0 or n % known:
+                raise Reject(line, f"{text(node)}: numpy raises ValueError (cannot reshape {n} elements)")
+            dims[dims.index(-1)] = n // known
+        if math.prod(dims) != n:
+            raise Reject(
+                line,
+                f"{text(node)}: numpy raises ValueError (cannot reshape {n} elements into {tuple(dims)})",
+            )
+        if 0 in dims:
+            raise Reject(line, f"{text(node)}: an empty array (a kernel has no empty arrays)")
+        return tuple(dims)
+
+    def reshaped(self, a: AV, shape: tuple[int, ...], line: int) -> AV:
+        """a.reshape(shape): the element at an index is the one at the same row-major position
+        of `a`. A value, not a view: a name bound to it gets a copy, where `copy_bind`'s check of
+        writes in place says a copy is what Python's view would show (`source`)."""
+        src = a.shape
+
+        def at(idx: tuple[Ix, ...]) -> TE:
+            pos = self.position(idx, shape)
+            out = []
+            stride = math.prod(src)
+            for d in src:
+                stride //= d
+                out.append(divmod_ix(pos, stride, d))
+            return a.at(tuple(out))
+
+        return AV(shape, a.dtype, at, source=a.view)
 
     @staticmethod
     def position(idx: tuple[Ix, ...], shape: tuple[int, ...]) -> Ix:
@@ -339,7 +393,13 @@ class Reordered:
                 return self.rank_of(node.args[0])
             return 1
         if isinstance(f, ast.Attribute) and f.attr in FLATTENERS and self.rank_of(f.value) is not None:
-            return 1
+            if (
+                f.attr == "reshape"
+                and len(node.args) == 1
+                and isinstance(node.args[0], (ast.Tuple, ast.List))
+            ):
+                return len(node.args[0].elts)
+            return len(node.args) if f.attr == "reshape" and node.args else 1
         return None
 
     def reordered_call(self, node: ast.Call) -> AV | None:

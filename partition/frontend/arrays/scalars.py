@@ -22,6 +22,8 @@ class ScalarLowering(Protocol):
     """The function's lowerer, as far as the array lowering uses it."""
 
     sc: Scope  # the function body being lowered: its names, arrays, views and enclosing regions
+    top: Scope  # the kernel's own function body (sc is an inlined callee's inside it)
+    current_stmt: ast.stmt | None  # the statement being lowered
     r: RoundState  # this round's counters and assignment types
     vars: dict[str, VarState]  # variable types by table key
     all_arrays: dict[str, ArrayInfo]  # every array of the kernel by IR name
@@ -56,6 +58,12 @@ class ScalarLowering(Protocol):
     def callee_text(self, f: ast.expr) -> str: ...
 
     def lookup_array(self, name: str) -> ArrayInfo | None: ...
+
+    def resolve_helper(self, f: ast.expr) -> Any: ...
+
+    def inline(self, call: ast.Call, fp: Any, src: Any) -> Any: ...
+
+    def assign_var(self, pyname: str, te: TE, line: int, value_node: ast.AST | None) -> ir.Stmt: ...
 
     def nargs(self, node: ast.Call, n: int, text: str) -> None: ...
 

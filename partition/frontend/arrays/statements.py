@@ -159,8 +159,23 @@ class ArrayStatements:
             raise Reject(line, "returns an array from more than one place")
         a = self.av(value)
         self.no_dyn(a.shape, line, f"{pyname} = {text(value)}")
+        return self.assign_value(pyname, a, value, line)
+
+    def assign_value(self, pyname: str, a: AV, value: ast.expr, line: int) -> list[ir.Stmt]:
+        """`name = value` for the array value `a` of the expression `value`."""
         if a.view is not None:
+            cur = self.current(pyname)
+            if (
+                cur is not None
+                and self.bound_on_entry(pyname)
+                and not (isinstance(cur, View) and cur.same(a.view))
+            ):
+                stmts = self.copy_bind(pyname, a.view, value, line)
+                if stmts is not None:
+                    return stmts
             return self.bind_view(pyname, a.view, line)
+        if a.source is not None:  # numpy may make the name a view of those elements
+            self.check_copy(pyname, a.source, value, line)
         info = self.bind_storage(pyname, a.dtype, a.shape, line)
         return self.materialise(a, full_view(info), line)
 
@@ -264,12 +279,18 @@ class ArrayStatements:
         """A returned array expression, made into an output array of its own."""
         a = self.av(item)
         self.no_dyn(a.shape, line, f"returning {text(item)}")
-        if a.view is not None and a.view.base.kind in ("param", "rom"):
-            what = "argument" if a.view.base.kind == "param" else "global array"
+        if a.view is not None and a.view.base.kind == "rom":
             raise Reject(
                 line,
-                f"returns {text(item)}, a slice of {what} {a.view.base.pyname} that numpy makes a view "
+                f"returns {text(item)}, a slice of global array {a.view.base.pyname} that numpy makes a view "
                 f"sharing its memory (return a copy: ({text(item)}).copy())",
+            )
+        if a.view is not None and a.view.base.kind == "param":
+            self.lw.note(
+                f"line {line}: returns {text(item)}, in Python a view sharing argument {a.view.base.pyname}'s "
+                "memory; the kernel returns a copy of its elements (the same values: only a caller that then "
+                f"writes into the returned array would see {a.view.base.pyname} change in Python and not here; "
+                "the profile does not record what callers do with returned arrays)"
             )
         key = f"@result{self.lw.sc.prefix}{k}"
         info = self.local(
@@ -291,6 +312,8 @@ class ArrayStatements:
         line = self.lw.where(node)
         self.no_dyn(a.shape, line, f"{text(node)} passed to a function")
         info = self.temp_array(a.dtype, a.shape)
+        if a.source is not None:  # a copy where numpy may pass a view: the callee must not write to it
+            self.sourced.add(info.name)
         self.lw.pending.extend(self.materialise(a, full_view(info), line))
         return info
 

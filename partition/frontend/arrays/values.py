@@ -292,6 +292,7 @@ class AV:
     view: View | None = None
     fill: Callable[[View], list[ir.Stmt]] | None = None
     sel: Selection | None = None
+    source: View | None = None  # stored elements this value shows reordered, which numpy may view
 
 
 Operand = AV | TE
