@@ -283,8 +283,8 @@ def _speedup_range(
     out: dict[str, Any] = {}
     for k, key in ((1, "fast_cpu"), (2, "slow_cpu")):
         cpu_k = costs.all_cpu_seconds(profile, prep.scaling, k)
-        moved = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n], k) for n in fpga)
-        kept = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n]) for n in fpga)
+        moved = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n], k) for n in sorted(fpga))
+        kept = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n]) for n in sorted(fpga))
         plan_k = plan_s + (cpu_k - moved) - (all_cpu - kept)
         out[key] = {"all_cpu_s": cpu_k, "plan_s": plan_k, "speedup": cpu_k / plan_k if plan_k > 0 else None}
     return {"range": out}

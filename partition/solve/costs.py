@@ -396,7 +396,7 @@ def all_cpu_seconds(profile: Profile, scaling: Scaling, k: int = 0) -> float:
     """
     measured = {n for n, fp in profile.functions.items() if fp.native_fraction}
     total = profile.wall_s * scaling.of(_NO_SPLIT, k)
-    for name in measured:
+    for name in sorted(measured):
         fp = profile.functions[name]
         if measured & set(fp.ancestors):
             continue  # inside an outer measured call: counted there
