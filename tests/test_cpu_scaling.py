@@ -109,6 +109,13 @@ def _python_loop(n):
     return acc
 
 
+def _numpy_scalar_loop(x):
+    acc = np.int64(0)
+    for i in range(len(x)):
+        acc += np.int64(x[i]) * np.int64(3)
+    return acc
+
+
 def _numpy_heavy(x):
     for _ in range(20):
         x = np.sqrt(x * x + 1.0)
@@ -134,6 +141,10 @@ def test_the_native_share_of_a_call_is_measured():
     x = np.ones(200_000)
     assert native_fraction(_numpy_heavy, [x], _timed(_numpy_heavy, x)) > 0.8
     assert native_fraction(lambda: 1 / 0, [], 1.0) is None  # a call that raises gives no figure
+    # numpy scalars in a Python loop: compiled code entered for a few hundred ns each time,
+    # dispatch overhead that scales like the interpreter
+    y = np.arange(2000, dtype=np.int32)
+    assert native_fraction(_numpy_scalar_loop, [y], _timed(_numpy_scalar_loop, y)) == 0.0
     # past the counting cap: all interpreter when the counted part covers the call's time
     assert native_fraction(_python_loop, [MAX_INSTRUCTIONS], 1e-6) == 0.0
     assert native_fraction(_python_loop, [MAX_INSTRUCTIONS], 1e3) is None

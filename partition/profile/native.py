@@ -7,7 +7,10 @@ other way round: one sampled call is replayed with the interpreter counting the 
 instructions it executes, which cost what the interpreter benchmark's instructions cost on
 average (`ns_per_instruction`); the rest of the call's profiled time was spent in compiled
 code. Counting stops after `MAX_INSTRUCTIONS` (it is slow): a call whose counted instructions
-already account for its time is all interpreter, any other is not split.
+already account for its time is all interpreter, any other is not split. Compiled code that
+does little per instruction (numpy scalars in a Python loop: `np.int32(x[i]) * k`) is dispatch
+overhead, which the board's core slows down like the interpreter: such time counts as the
+interpreter's (`FINE_GRAIN_NS`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ from typing import Any
 import numpy as np
 
 MAX_INSTRUCTIONS = 1_000_000  # counting runs some 10x slower than the interpreter
+# compiled-code time per bytecode instruction below which it counts as interpreter time: numpy
+# scalar arithmetic and calls on a few elements cost a few hundred ns each in dispatch, a ufunc
+# over a real array microseconds and more
+FINE_GRAIN_NS = 1000.0
 
 
 class _TooMany(Exception):
@@ -78,4 +85,9 @@ def native_fraction(fn: Any, args: list[Any], per_call_s: float) -> float | None
         # interpreter; otherwise the split is unknown
         return 0.0 if MAX_INSTRUCTIONS * ns * 1e-9 >= per_call_s else None
     interp_s = count * ns * 1e-9
-    return round(min(1.0, max(0.0, 1.0 - interp_s / per_call_s)), 3)
+    native_s = max(0.0, per_call_s - interp_s)
+    if native_s * 1e9 < FINE_GRAIN_NS * max(count, 1):
+        # compiled code entered for little work per instruction (numpy scalars, tiny arrays): its
+        # time is dispatch overhead, branchy C that the board slows down like the interpreter
+        return 0.0
+    return round(min(1.0, native_s / per_call_s), 3)
