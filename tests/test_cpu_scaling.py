@@ -185,3 +185,19 @@ def test_sensitivity_finds_where_a_decision_flips():
     assert fpga["close"]["holds_to"] == 1.1 and fpga["clear"]["above_grid"] and flips(wide, "fpga_time") == []
     # resources x2 (20 LUT each) still fit the budget of 100 together: nothing changes
     assert flips(wide, "resources") == [] and all(t["above_grid"] for t in wide["resources"]["tasks"])
+
+
+def test_a_driver_without_its_own_split_takes_its_callees():
+    """`main` is not replayed (it runs the app), but the functions it calls were: its board time is
+    its interpreter time corrected by their compiled-code share, never more than the app's."""
+    from partition.solve.costs import task_cpu_seconds
+
+    b = load_board("pynq-z2")
+    main = _fp("main", 9.0, None)
+    work = _fp("work", 8.0, 1.0, ancestors=["main"])  # all numpy, inside main
+    p = _profile(main, work, wall_s=9.5)
+    sc = cpu_scaling(p, b)
+    interp, numpy = sc.of(_fp("x", 0, 0.0)), b.cpu["numpy_compute_ns"]
+    assert task_cpu_seconds(p, sc, "main") == pytest.approx(1.0 * interp + 8.0 * numpy)
+    assert task_cpu_seconds(p, sc, "work") == pytest.approx(8.0 * numpy)
+    assert task_cpu_seconds(p, sc, "main") < all_cpu_seconds(p, sc)

@@ -158,7 +158,7 @@ def plan_data(
             "line": fp.line,
             "calls": fp.calls,
             "host_s": fp.total_s,
-            "cpu_s": fp.total_s * prep.scaling.of(fp),
+            "cpu_s": costs.task_cpu_seconds(profile, prep.scaling, name),
             "self_cpu_s": fp.self_s * prep.scaling.of(fp),
             "pin": prep.pins.get(name),
         }
@@ -283,8 +283,8 @@ def _speedup_range(
     out: dict[str, Any] = {}
     for k, key in ((1, "fast_cpu"), (2, "slow_cpu")):
         cpu_k = costs.all_cpu_seconds(profile, prep.scaling, k)
-        moved = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n], k) for n in sorted(fpga))
-        kept = sum(profile.functions[n].total_s * prep.scaling.of(profile.functions[n]) for n in sorted(fpga))
+        moved = sum(costs.task_cpu_seconds(profile, prep.scaling, n, k) for n in sorted(fpga))
+        kept = sum(costs.task_cpu_seconds(profile, prep.scaling, n) for n in sorted(fpga))
         plan_k = plan_s + (cpu_k - moved) - (all_cpu - kept)
         out[key] = {"all_cpu_s": cpu_k, "plan_s": plan_k, "speedup": cpu_k / plan_k if plan_k > 0 else None}
     return {"range": out}

@@ -190,7 +190,12 @@ def prepare(
         fp = profile.functions[name]
         figures[name] = {
             v.name: costs.task_figures(
-                name, fp.calls, fp.total_s * scaling.of(fp), kernels[name], v.estimate, board
+                name,
+                fp.calls,
+                costs.task_cpu_seconds(profile, scaling, name),
+                kernels[name],
+                v.estimate,
+                board,
             )
             for v in variants[name]
         }

@@ -394,13 +394,33 @@ def all_cpu_seconds(profile: Profile, scaling: Scaling, k: int = 0) -> float:
     time of the outermost functions whose split was measured scales by its own ratio, the
     rest like the interpreter.
     """
-    measured = {n for n, fp in profile.functions.items() if fp.native_fraction}
-    total = profile.wall_s * scaling.of(_NO_SPLIT, k)
+    return _split_seconds(profile, scaling, profile.wall_s, None, k)
+
+
+def task_cpu_seconds(profile: Profile, scaling: Scaling, name: str, k: int = 0) -> float:
+    """Task `name`'s time (all calls, callees included) on the board's CPU: by its own split when
+    it was measured, else like `all_cpu_seconds` over the calls below it (a driver such as
+    `main` is not replayed, but the functions it calls were)."""
+    fp = profile.functions[name]
+    if fp.native_fraction is not None:
+        return fp.total_s * scaling.of(fp, k)
+    return _split_seconds(profile, scaling, fp.total_s, name, k)
+
+
+def _split_seconds(profile: Profile, scaling: Scaling, total_s: float, under: str | None, k: int) -> float:
+    """`total_s` of interpreter time, corrected by the outermost measured functions below
+    `under` (None: the whole app), whose compiled-code share scales by its own ratio."""
+    measured = {
+        n for n, fp in profile.functions.items() if fp.native_fraction is not None and (
+            under is None or under in fp.ancestors)
+    }  # fmt: skip
+    interp = scaling.of(_NO_SPLIT, k)
+    total = total_s * interp
     for name in sorted(measured):
         fp = profile.functions[name]
         if measured & set(fp.ancestors):
             continue  # inside an outer measured call: counted there
-        total += fp.total_s * (scaling.of(fp, k) - scaling.of(_NO_SPLIT, k))
+        total += fp.total_s * (scaling.of(fp, k) - interp)
     return total
 
 
