@@ -48,7 +48,16 @@ def _variants(problem: Problem, time_m: float, res_m: float) -> Problem:
             for v in t.options()
         ]
         tasks.append(dataclasses.replace(t, variants=vs, fpga_s=None, resources={}))
-    return dataclasses.replace(problem, tasks=tasks)
+    chains = [  # a chain's savings are parts of its ends' FPGA times: they scale with them
+        dataclasses.replace(
+            c,
+            src_s={v: x * time_m for v, x in c.src_s.items()},
+            dst_s={v: x * time_m for v, x in c.dst_s.items()},
+            stream_s=c.stream_s * time_m,
+        )
+        for c in problem.chains
+    ]
+    return dataclasses.replace(problem, tasks=tasks, chains=chains)
 
 
 def fpga_timed(problem: Problem, m: float) -> Problem:
