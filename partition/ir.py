@@ -250,6 +250,12 @@ class Param:
     the argument at that position), the name of its field; the argument
     itself is not passed. "list_tuple" arrays are lists of equal-length tuples
     of numbers, passed as a 2-D array (read only: tuples cannot change).
+    `dyn`: for an array whose leading length varies between calls, the scalar
+    parameter holding that length at run time (its `shape` is the largest the
+    kernel takes, and only the first `dyn` rows are loaded, computed and stored).
+    Such a scalar parameter has pytype "dim" and origin ("dim", position): the
+    host sets it from the leading length of the Python argument at that position
+    (every array naming it must be that long), not from an argument of its own.
     """
 
     name: str
@@ -261,6 +267,7 @@ class Param:
     origin: tuple[str, int] = ("arg", 0)
     stream: bool = False
     field: str | None = None
+    dyn: str = ""
 
     @property
     def size(self) -> int:
@@ -354,6 +361,9 @@ class Kernel:
     # method's own result), "return_tuple", "assigned" (attributes set from the kernel's result
     # items after those)}
     method: dict[str, Any] = field(default_factory=dict)
+    # run-time length register -> the length profiled calls passed on average: what a typical
+    # call's cycles are estimated at (buffers and resources are for the longest, `Param.shape`)
+    lengths: dict[str, int] = field(default_factory=dict)
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -397,6 +407,11 @@ def with_streams(kernel: Kernel, names: Iterable[str]) -> Kernel:
     params = []
     for p in kernel.params:
         if p.name in want:
+            if p.dyn:
+                raise PartitionError(
+                    f"kernel {kernel.name}: cannot stream {p.name!r}: its length varies between calls "
+                    "(an AXI-Stream chain passes arrays of one length)"
+                )
             if p.kind != "array" or p.direction not in ("in", "out"):
                 raise PartitionError(
                     f"kernel {kernel.name}: cannot stream {p.name!r}: only an array parameter read only "
@@ -491,9 +506,11 @@ _NODES = {
 # so the files of kernels without them read as before
 _OMIT_DEFAULT = {
     ("Param", "field"): None,
+    ("Param", "dyn"): "",
     ("Kernel", "structs"): {},
     ("Kernel", "status"): None,
     ("Kernel", "method"): {},
+    ("Kernel", "lengths"): {},
 }
 
 

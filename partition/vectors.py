@@ -183,6 +183,7 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
     result = decode_value(sample.result)
     inputs: dict[str, Any] = {}
     outputs: dict[str, np.ndarray] = {}
+    given: dict[str, int] = {}  # leading lengths of the arrays passed and returned
     for p in kernel.params:
         kind, pos = p.origin
         if kind == "arg":
@@ -193,15 +194,22 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
                 v = kernel.structs[kernel.py_params[pos]].read(v, p.field)
             if p.kind == "array":
                 a = np.asarray(v)
-                if a.shape != p.shape:
+                if not fits(p, a.shape):
                     return None
-                inputs[p.name] = np.ascontiguousarray(a.astype(p.dtype.np, copy=False))
+                given[p.name] = a.shape[0]
+                inputs[p.name] = padded(p, a.astype(p.dtype.np, copy=False))
                 if p.direction != "in":
                     after = sample.outputs.get(str(pos))
                     out = decode_value(after) if after is not None else a
-                    outputs[p.name] = np.asarray(out).astype(p.dtype.np, copy=False).reshape(p.shape)
+                    out = np.asarray(out).astype(p.dtype.np, copy=False).reshape(a.shape)
+                    outputs[p.name] = padded(p, out)
             else:
                 inputs[p.name] = v
+        elif kind == "dim":  # a run-time length: the leading length of the argument at `pos`
+            v = args[pos]
+            if not isinstance(v, np.ndarray) or v.ndim == 0:
+                return None
+            inputs[p.name] = int(v.shape[0])
         else:
             try:
                 v = _result_item(kernel, result, pos)
@@ -221,9 +229,12 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
                     conv = a.astype(p.dtype.np)
                 if np.array_equal(conv, a, equal_nan=a.dtype.kind == "f"):
                     a = conv
-            if a.shape != p.shape or a.dtype != p.dtype.np:
+            if not fits(p, a.shape) or a.dtype != p.dtype.np:
                 return None
-            outputs[p.name] = np.ascontiguousarray(a)
+            given[p.name] = a.shape[0] if a.ndim else 0
+            outputs[p.name] = padded(p, a)
+    if not _lengths_agree(kernel, inputs, given):
+        return None
     ret = None
     k = _scalar_return_index(kernel)
     if k is not None:
@@ -234,6 +245,36 @@ def vector_set(kernel: ir.Kernel, sample: Sample, label: str) -> VectorSet | Non
         if ret is None:
             return None
     return VectorSet(inputs=inputs, outputs=outputs, ret=ret, label=label)
+
+
+def fits(p: ir.Param, shape: tuple[int, ...]) -> bool:
+    """An array of `shape` is what parameter `p` takes: its shape, or for a run-time leading
+    length (`ir.Param.dyn`) at most as many rows of the same other lengths."""
+    shape = tuple(shape)
+    if not p.dyn:
+        return shape == p.shape
+    return len(shape) == len(p.shape) and shape[1:] == p.shape[1:] and 1 <= shape[0] <= p.shape[0]
+
+
+def padded(p: ir.Param, a: np.ndarray) -> np.ndarray:
+    """`a` as the parameter's whole buffer: the rows of a shorter run-time length first, zeros
+    after them (what a kernel never reads, and leaves as it was: the vectors' files compare
+    whole buffers)."""
+    a = np.ascontiguousarray(a)
+    if a.shape == p.shape:
+        return a
+    out = np.zeros(p.shape, dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+def _lengths_agree(kernel: ir.Kernel, inputs: dict[str, Any], given: dict[str, int]) -> bool:
+    """Every array of a run-time length is as long as its register says (a call whose arrays
+    sharing a register differ in length runs on the CPU, so it is no vector of the kernel)."""
+    for p in kernel.arrays:
+        if p.dyn and given.get(p.name, inputs.get(p.dyn)) != inputs.get(p.dyn):
+            return False
+    return True
 
 
 def boxed(value: Any, dt: DType) -> np.ndarray | None:

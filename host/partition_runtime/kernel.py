@@ -109,6 +109,7 @@ class AcceleratedKernel:
             self._guards = [(pos, g) for pos, g in self._guards if pos not in streamed_in]
             self._guards += [(pos, self._chain_guard(p)) for pos, p in sorted(streamed_in.items())]
         self._overlap = marshal.overlap_guard(spec)
+        self._lengths = marshal.lengths_guard(spec)
         self._check = CallCheck(spec, self.stats, runtime.spec.float_tolerance, runtime.say)
         self.port: KernelPort = None  # type: ignore[assignment]
         if not runtime.backend.executes_python:
@@ -143,6 +144,8 @@ class AcceleratedKernel:
             reg = rm.by_name(p.name)
             offsets = [reg.offset + 4 * i for i in range(reg.words)]
             read = k.structs[k.py_params[p.position]].reader(p.field) if p.field is not None else None
+            if p.origin == "dim":  # a run-time length: the leading length of that array argument
+                read = _leading_length
             self._scalars.append((p.position, read, offsets, marshal.encoder(p.dtype)))
         self._stream_positions = [p.position for p in k.params if p.stream and p.origin == "arg"]
         # the output scalar a kernel raises when a call leaves what it was built for (a Python int
@@ -209,6 +212,10 @@ class AcceleratedKernel:
             reason = self._overlap(call_args)
             if reason is not None:
                 return self._fallback(handle, args, kwargs, "overlap", reason, t0)
+        if self._lengths is not None:
+            reason = self._lengths(call_args)
+            if reason is not None:
+                return self._fallback(handle, args, kwargs, "lengths", reason, t0)
         rt = self.runtime
         ref = None
         if rt.check and self._method is not None:
@@ -297,6 +304,7 @@ class AcceleratedKernel:
                 # a producer runs later: it copies even a lent result, which the app may change meanwhile;
                 # a kernel that may hand the call back to the CPU must not write into the caller's array
                 lend = pos >= 0 and not producer and not (self._status_offset is not None and _written)
+                lend = lend and not p.dyn  # a run-time length: copied into the longest buffer
                 b = rt.lent_buffer(args[pos], p.shape, p.np) if lend else None
                 borrowed.append(b is not None)
                 if b is not None:  # a result of an earlier call: already in device memory
@@ -305,7 +313,7 @@ class AcceleratedKernel:
                 else:
                     b = pool.acquire(p.shape, p.np)
                     if copy_in:
-                        np.copyto(b.array, args[pos])
+                        np.copyto(b.array[: len(args[pos])] if p.dyn else b.array, args[pos])
                         b.flush()
                 bufs.append(b)
                 addresses.append(int(b.device_address))
@@ -483,11 +491,18 @@ class AcceleratedKernel:
             return
         produced: dict[str, np.ndarray] = {}
         keep = list(handle._borrowed)  # buffers that stay out of the pool
+        lengths = self._run_time_lengths(args)
         for k, ((p, _off, pos, _ci, written), b) in enumerate(zip(self._arrays, handle._bufs)):
             if not written:
                 continue
             b.invalidate()
-            if pos < 0:
+            if p.dyn:  # the first rows of the longest buffer: the app gets them as their own array
+                rows = np.array(b.array[: lengths[p.dyn]], copy=True)
+                if pos < 0:
+                    produced[p.name] = marshal.as_python(rows, p.pytype)
+                else:
+                    marshal.copy_into(args[pos], rows)
+            elif pos < 0:
                 if p.pytype == "ndarray" and rt.can_lend(b):
                     produced[p.name] = rt.lend(b)
                     keep[k] = True
@@ -518,6 +533,10 @@ class AcceleratedKernel:
             result = self._check(self.function, args, result, handle._ref)
         handle._complete(result)
 
+    def _run_time_lengths(self, args: tuple) -> dict[str, int]:
+        """The run-time length registers' values for this call's arguments."""
+        return {p.name: _leading_length(args[p.position]) for p in self.spec.scalars if p.origin == "dim"}
+
     def _assemble(self, args: tuple, produced: dict[str, np.ndarray], ret: Any) -> Any:
         k = self.spec
         items = []
@@ -530,3 +549,8 @@ class AcceleratedKernel:
         if k.return_tuple:
             return tuple(items)
         return items[0] if items else None
+
+
+def _leading_length(value: Any) -> int:
+    """The leading length of an array argument (a run-time length register's value)."""
+    return int(value.shape[0])

@@ -239,7 +239,14 @@ def array_guard(p: Param, writes: bool) -> Callable[[Any], str | None]:
             return f"argument {p.name} is {_type_name(v)}, the kernel takes a {p.dtype} array {shape}"
         if v.dtype != npdt:
             return f"argument {p.name} has dtype {v.dtype}, the kernel was built for {p.dtype}"
-        if v.shape != shape:
+        if v.shape != shape and not (
+            p.dyn and v.ndim == len(shape) and v.shape[1:] == shape[1:] and 1 <= v.shape[0] <= shape[0]
+        ):
+            if p.dyn:
+                return (
+                    f"argument {p.name} has shape {tuple(v.shape)}, the kernel takes 1 to {shape[0]} rows "
+                    f"of shape {shape[1:]}"
+                )
             return f"argument {p.name} has shape {tuple(v.shape)}, the kernel was built for {shape}"
         if writes and not v.flags.writeable:
             return f"argument {p.name} is read-only and the kernel writes it"
@@ -331,6 +338,26 @@ def kernel_guards(k: KernelSpec) -> list[tuple[int, Callable[[Any], str | None]]
             fields = [p for p in k.params if p.field is not None and p.position == pos]
             by_pos[pos] = record_guard(name, k.structs[name], fields)
     return sorted(by_pos.items())
+
+
+def lengths_guard(k: KernelSpec) -> Callable[[tuple], str | None] | None:
+    """Array arguments that share one run-time length register must be equally long (the
+    kernel was built on the profile's evidence that they are; Python may do anything else)."""
+    groups: dict[str, list[Param]] = {}
+    for p in k.params:
+        if p.kind == "array" and p.origin == "arg" and p.dyn:
+            groups.setdefault(p.dyn, []).append(p)
+    pairs = [(ps[0], q) for ps in groups.values() for q in ps[1:]]
+    if not pairs:
+        return None
+
+    def g(args: tuple) -> str | None:
+        for a, b in pairs:
+            if len(args[a.position]) != len(args[b.position]):
+                return f"arguments {a.name} and {b.name} have different lengths; the kernel takes them equally long"
+        return None
+
+    return g
 
 
 def overlap_guard(k: KernelSpec) -> Callable[[tuple], str | None] | None:

@@ -29,7 +29,11 @@
                       origin ["arg", position] or ["return", index in the returned tuple];
                       "field" (optional): the scalar is that field of the record argument at
                       that position (see structs), not the argument itself; pytype "list_tuple":
-                      a list of equal-length tuples of numbers, read as a 2-D array
+                      a list of equal-length tuples of numbers, read as a 2-D array;
+                      "dyn" (optional, arrays): the scalar parameter holding the array's leading
+                      length at run time ("shape" is the longest the kernel takes); a scalar of
+                      pytype "dim" and origin ["dim", position] is that length, set from the
+                      argument at that position, not passed by the caller
     specialised       {python param: {"value", "pytype", "dtype"}}: compiled-in constants
     structs           (optional) {python param: {"kind" (tuple|namedtuple|dataclass), "class",
                       "fields", "constants" {field: {"value", "pytype", "dtype"}}}}: arguments
@@ -68,6 +72,7 @@ from .methodcall import MethodCall
 FORMAT = "partition-host/1"
 
 SCALAR_PYTYPES = ("int", "float", "bool", "npscalar")
+DIM_PYTYPE = "dim"  # a scalar parameter set from an array argument's leading length
 # "scalar_*": a returned scalar beyond the first, which the kernel writes to a one-element
 # output array (it has one return register); the host gives it back as that Python scalar
 BOXED_PYTYPES = ("scalar_int", "scalar_float", "scalar_bool", "scalar_npscalar")
@@ -128,6 +133,7 @@ class Param:
     __slots__ = (
         "direction",
         "dtype",
+        "dyn",
         "field",
         "kind",
         "name",
@@ -153,6 +159,7 @@ class Param:
         self.stream = bool(d.get("stream", False))
         field = d.get("field")
         self.field = None if field is None else str(field)
+        self.dyn = str(d.get("dyn", ""))
 
     @property
     def nbytes(self) -> int:
@@ -227,7 +234,7 @@ class KernelSpec:
         for p in self.params:
             if p.kind not in ("array", "scalar"):
                 raise SpecError(f"{here}: parameter {p.name} has kind {p.kind!r}")
-            allowed = ARRAY_PYTYPES if p.kind == "array" else SCALAR_PYTYPES
+            allowed = ARRAY_PYTYPES if p.kind == "array" else (*SCALAR_PYTYPES, DIM_PYTYPE)
             if p.pytype not in allowed:
                 raise SpecError(
                     f"{here}: parameter {p.name} has Python type {p.pytype!r}, not one of {allowed}"
@@ -236,8 +243,20 @@ class KernelSpec:
                 raise SpecError(f"{here}: parameter {p.name} has direction {p.direction!r}")
             if p.origin == "arg" and not 0 <= p.position < len(self.py_params):
                 raise SpecError(f"{here}: parameter {p.name} comes from argument {p.position}, out of range")
-            if p.origin not in ("arg", "return"):
+            if p.origin not in ("arg", "return", "dim"):
                 raise SpecError(f"{here}: parameter {p.name} has origin {p.origin!r}")
+            if (p.origin == "dim") != (p.pytype == DIM_PYTYPE) or (
+                p.origin == "dim" and not 0 <= p.position < len(self.py_params)
+            ):
+                raise SpecError(
+                    f"{here}: parameter {p.name}: a run-time length needs origin dim and pytype dim"
+                )
+            if p.dyn and (
+                p.kind != "array"
+                or p.stream
+                or not any(q.name == p.dyn and q.pytype == DIM_PYTYPE for q in self.params)
+            ):
+                raise SpecError(f"{here}: parameter {p.name}: run-time length {p.dyn!r} is no dim parameter")
             if p.field is not None:
                 st = self.structs.get(self.py_params[p.position]) if p.origin == "arg" else None
                 if p.kind != "scalar" or st is None or p.field not in st.fields:

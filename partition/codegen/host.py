@@ -126,7 +126,7 @@ def _kernel_entry(
 ) -> dict[str, Any]:
     params = []
     for p in k.params:
-        allowed = ARRAY_PYTYPES if p.kind == "array" else SCALAR_PYTYPES
+        allowed = ARRAY_PYTYPES if p.kind == "array" else (*SCALAR_PYTYPES, "dim")
         if p.pytype not in allowed:
             raise PartitionError(
                 f"kernel {k.name}: parameter {p.name} is a Python {p.pytype}; the host runtime passes "
@@ -143,6 +143,7 @@ def _kernel_entry(
                 "origin": list(p.origin),
                 **({"stream": True} if p.stream else {}),
                 **({"field": p.field} if p.field is not None else {}),
+                **({"dyn": p.dyn} if p.dyn else {}),
             }
         )
     name = task["name"]

@@ -23,7 +23,7 @@ from typing import Any
 from partition import ir
 from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
-from partition.estimate import tables
+from partition.estimate import lengths, tables
 from partition.estimate.resources import SOURCES, count_resources
 from partition.estimate.schedule import (
     KernelSchedule,
@@ -97,11 +97,12 @@ def _transfers(kernel: ir.Kernel, bus_bits: int, rd_lat: int, wr_lat: int) -> li
             c = stream_beats(p.nbytes)
             transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
             continue
+        moved = lengths.moved_bytes(kernel, p)
         for phase, directions, latency in dma:
             if p.direction in directions:
-                c = transfer_cycles(p.nbytes, bus_bytes, latency)
-                parts = bursts(p.nbytes, bus_bytes)
-                transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": parts, "cycles": c})
+                c = transfer_cycles(moved, bus_bytes, latency)
+                parts = bursts(moved, bus_bytes)
+                transfers.append({**what, "phase": phase, "bytes": moved, "bursts": parts, "cycles": c})
     return transfers
 
 
@@ -132,6 +133,17 @@ def estimate_kernel(
         )
     )
     notes = list(sched.notes)
+    timed = sched
+    if kernel.lengths:  # run-time lengths: a call at the typical length (partition.estimate.lengths)
+        timed = schedule_kernel(
+            lengths.typical_loops(kernel),
+            board.family,
+            board.pl_mhz,
+            bus_bits=bus_bits,
+            banks=array_banks,
+            sequential=sequential,
+        )
+        notes.append(lengths.note(kernel) or "")
 
     # ---- cycles
     rd_lat = int(board.interface["ddr_read_latency_cycles"])
@@ -151,7 +163,7 @@ def estimate_kernel(
                 f"local array {a.name} has an initial value and is written: it is re-initialised at the "
                 f"start of each call ({math.ceil(ram.depth / 2)} cycles, both RAM ports)"
             )
-    cycles = control + load_cycles + init_cycles + sched.compute_cycles + store_cycles
+    cycles = control + load_cycles + init_cycles + timed.compute_cycles + store_cycles
 
     # ---- resources
     hw = count_resources(kernel, sched, bus_bits, n_loads, n_stores)
@@ -171,7 +183,7 @@ def estimate_kernel(
         "control_cycles": control,
         "load_cycles": load_cycles,
         "init_cycles": init_cycles,
-        "compute_cycles": sched.compute_cycles,
+        "compute_cycles": timed.compute_cycles,
         "store_cycles": store_cycles,
         "transfers": transfers,
         "resources": {k: dict(sorted(v.items())) for k, v in sorted(hw.parts.items())},
@@ -191,7 +203,7 @@ def estimate_kernel(
             "entries": ls.entries,
             **({"ii_reasons": dict(sorted(ls.ii_reasons.items()))} if ls.pipelined else {}),
         }
-        for label, ls in sched.loops.items()
+        for label, ls in timed.loops.items()
     }
     return Estimate(
         task=kernel.name,

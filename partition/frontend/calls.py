@@ -104,10 +104,10 @@ class Calls:
                 ):
                     rows = self.array_of(arg.value)  # len(a[i]): the length of a row of a 2-D array or list
                     if rows is not None and len(rows.shape) == 2:
-                        return self.const_te(rows.shape[1], line)
+                        return self.dim_te(rows.shape[1], line)
                 if arr is None:
                     return self.length_of(arg, line)
-                return self.const_te(arr.shape[0], line)
+                return self.dim_te(arr.shape[0], line)
             if f.id == "int":
                 self.nargs(node, 1, text)
                 return self.to_int(self.expr(node.args[0]), line)

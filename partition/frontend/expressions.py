@@ -55,6 +55,12 @@ class Expressions:
     def is_local_name(self, name: str) -> bool:
         return name in self.local_names or name in self.scalar_params or name in self.sc.records
 
+    def dim_te(self, d: Any, line: int) -> TE:
+        """A length of an array's shape as the Python int it is: a constant, or the register of
+        a run-time length (`ParamDyn`)."""
+        te = getattr(d, "te", None)
+        return te() if te is not None else self.const_te(d, line)
+
     def const_te(self, v: Any, line: int) -> TE:
         if isinstance(v, (bool, np.bool_)):
             if isinstance(v, np.bool_):
@@ -177,9 +183,11 @@ class Expressions:
         if arr is not None:
             if node.attr == "size":
                 n = 1
-                for d in arr.shape:
+                for d in arr.shape[1:]:
                     n *= d
-                return self.const_te(n, line)
+                if not isinstance(arr.shape[0], int):  # a run-time length times the other lengths
+                    return self.binop("mul", self.dim_te(arr.shape[0], line), self.const_te(n, line), node)
+                return self.const_te(n * arr.shape[0], line)
             if node.attr == "ndim":
                 return self.const_te(len(arr.shape), line)
             raise Reject(line, f"attribute {arr.pyname}.{node.attr}")

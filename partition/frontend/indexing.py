@@ -15,6 +15,7 @@ from typing import Any
 
 from partition import ir
 from partition.dtypes import INT64, narrowest_signed
+from partition.frontend.arrays.values import ParamDyn
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, describe, range_of
 
@@ -50,7 +51,7 @@ class Indexing:
                 r = range_of(k.pt)
                 if r[0] != r[1] or not -len(arr.shape) <= r[0] < len(arr.shape):
                     raise Reject(line, "shape index that is not a constant in range")
-                return self.const_te(arr.shape[r[0]], line)
+                return self.dim_te(arr.shape[r[0]], line)
         if self.arr.needs_view(node):
             return self.arr.scalar_load(node)
         arr, idx = self.subscript_target(node)
@@ -164,6 +165,8 @@ class Indexing:
             raise Reject(line, f"index of type {describe(te.pt)}")
         if isinstance(te.pt, PyFloat):
             raise Reject(line, "float used as an index")
+        if isinstance(dim, ParamDyn):
+            return self.run_time_index(te, node, dim, line)
         lo, hi = range_of(te.pt)
         e = te.e
         if e.dtype.kind == "uint" or lo >= 0:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from partition import ir
-from partition.dtypes import BOOL, FLOAT64, INT64, DType, dtype, narrowest_signed
+from partition.dtypes import BOOL, FLOAT64, INT32, INT64, DType, dtype, narrowest_signed
 from partition.frontend.model import RECORD_KINDS, TE, ArrayInfo, Reject, plain
 from partition.frontend.types import NP, PyBool, PyFloat, PyInt, PyType, describe
 from partition.names import c_name
@@ -39,11 +39,65 @@ class Inputs:
             )
         self.param_stores = _stored_names(self.fn)
         samples = [s for s in self.fp.samples if not s.edge]
+        self.run_time_lengths(params, sigs, samples)
         for pos, (pname, sig) in enumerate(zip(params, sigs)):
             self.bind_param(pos, pname, sig, samples)
         for pname in params[len(sigs) :]:
             self.bind_default(pname, defaults[pname])
         self.py_params = params
+
+    def run_time_lengths(self, params: list[str], sigs: list[dict], samples: list) -> None:
+        """Array arguments called with arrays of several lengths: their leading length becomes
+        a register (`ParamDyn`) and the kernel is built for the longest. Arguments whose
+        lengths were equal in every profiled call share one register (the host checks that
+        they still are); only the leading dimension may vary (rows of an image, samples of a
+        signal), so an array of any length is the first rows of the kernel's buffer."""
+        from partition.frontend.arrays.values import ParamDyn
+
+        self.dim_regs: dict[str, str] = {}
+        self.typical_lengths: dict[str, int] = {}
+        varying: list[tuple[int, str, int, int]] = []
+        for pos, (pname, sig) in enumerate(zip(params, sigs)):
+            if sig.get("type") != "ndarray" or sig.get("shape") is not None or not sig.get("shapes"):
+                continue
+            shapes = [tuple(int(d) for d in s) for s in sig["shapes"]]
+            if len({len(s) for s in shapes}) > 1 or len({s[1:] for s in shapes}) > 1 or not shapes[0]:
+                raise Reject(
+                    self.fn.lineno,
+                    f"argument {pname} is called with arrays of shapes {sorted(set(shapes))}, which differ in "
+                    "more than their first dimension; a kernel takes a run-time length only in the first "
+                    "(call it with one number of columns, or transpose so that the varying length comes first)",
+                )
+            lens = [s[0] for s in shapes]
+            if min(lens) == 0:
+                raise Reject(self.fn.lineno, f"argument {pname} is called with an empty array")
+            varying.append((pos, pname, min(lens), max(lens)))
+        groups: dict[tuple, list[tuple[int, str, int, int]]] = {}
+        typical: dict[str, int] = {}
+        for v in varying:
+            seen = []
+            for s in samples:
+                a = decode_value(s.args[v[0]]) if v[0] < len(s.args) else None
+                seen.append(int(np.shape(a)[0]) if isinstance(a, np.ndarray) and a.ndim else -1)
+            key = tuple(seen) if seen and min(seen) >= 0 else ("own", v[1])
+            groups.setdefault(key, []).append(v)
+            known = [n for n in seen if n > 0]
+            typical[v[1]] = round(sum(known) / len(known)) if known else v[3]
+        for members in groups.values():
+            pos, pname = members[0][0], members[0][1]
+            lo, hi = min(m[2] for m in members), max(m[3] for m in members)
+            key = f"@len:{pname}"
+            reg = self.ir_names.get(key) or self.unique_name(key, c_name(f"len_{pname}"))
+            self.sc.dims[reg] = (ParamDyn(reg, INT32, 1, hi), pos)  # the host takes any length 1..hi
+            self.typical_lengths[reg] = min(typical[pname], hi)
+            for m in members:
+                self.dim_regs[m[1]] = reg
+            names = ", ".join(m[1] for m in members)
+            self.note(
+                f"{names}: {'lengths' if len(members) > 1 else 'length'} {lo}..{hi} profiled, taken at run "
+                f"time (register {reg}); the kernel is built for {hi} and takes any length up to it"
+                + ("; calls must pass them equally long" if len(members) > 1 else "")
+            )
 
     def bind_default(self, pname: str, node: ast.expr) -> None:
         """A parameter no profiled call passed: its default value, compiled in as a constant."""
@@ -65,14 +119,17 @@ class Inputs:
         t = sig.get("type")
         line = self.fn.lineno
         if t == "ndarray":
-            if sig.get("shape") is None:
-                shapes = sig.get("shapes")
+            dim = self.sc.dims.get(self.dim_regs.get(pname, ""))
+            if sig.get("shape") is None and dim is None:
                 raise Reject(
                     line,
-                    f"argument {pname} is called with arrays of different shapes ({shapes}); "
+                    f"argument {pname} is called with arrays of different shapes ({sig.get('shapes')}); "
                     "a kernel is compiled for one shape",
                 )
-            shape = tuple(int(d) for d in sig["shape"])
+            if dim is not None:
+                shape = (dim[0], *(int(d) for d in sig["shapes"][0][1:]))
+            else:
+                shape = tuple(int(d) for d in sig["shape"])
             if not shape:
                 raise Reject(line, f"argument {pname} is a 0-D array")
             if 0 in shape:

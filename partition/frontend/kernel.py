@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from partition import ir
 from partition.dtypes import UINT8, DType
-from partition.frontend.model import ArrayInfo, const
+from partition.frontend.arrays.values import ParamDyn, static
+from partition.frontend.model import ArrayInfo, Reject, const
 from partition.frontend.types import ir_dtype
 
 
@@ -27,7 +28,14 @@ class KernelAssembly:
                 else:
                     direction = "in"
                 by_pos[(a.position, -1)] = ir.Param(
-                    a.name, "array", a.dtype, a.shape, direction, a.pytype, ("arg", a.position)
+                    a.name,
+                    "array",
+                    a.dtype,
+                    static(a.shape),
+                    direction,
+                    a.pytype,
+                    ("arg", a.position),
+                    dyn=dyn_register(a.shape),
                 )
         for irn, dt, _pt, pos, t in self.top.scalar_params.values():
             by_pos[(pos, -1)] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
@@ -35,13 +43,24 @@ class KernelAssembly:
         for a in self.all_arrays.values():
             if a.kind == "local" and a.returned is not None:
                 params.append(
-                    ir.Param(a.name, "array", a.dtype, a.shape, "out", a.pytype, ("return", a.returned))
+                    ir.Param(
+                        a.name,
+                        "array",
+                        a.dtype,
+                        static(a.shape),
+                        "out",
+                        a.pytype,
+                        ("return", a.returned),
+                        dyn=dyn_register(a.shape),
+                    )
                 )
+        for reg, (dim, pos) in self.top.dims.items():  # run-time lengths: the host sets them
+            params.append(ir.Param(reg, "scalar", dim.e.dtype, (), "in", "dim", ("dim", pos)))
         returned_locals = {
             a.name for a in self.all_arrays.values() if a.kind == "local" and a.returned is not None
         }
         locals_ = [
-            ir.LocalArray(a.name, a.dtype, a.shape, a.init if a.kind == "rom" else None)
+            ir.LocalArray(a.name, a.dtype, static(a.shape), a.init if a.kind == "rom" else None)
             for a in self.all_arrays.values()
             if a.kind in ("local", "rom") and a.name not in returned_locals and (a.loaded or a.stored)
         ]
@@ -76,6 +95,7 @@ class KernelAssembly:
             specialised=dict(self.specialised),
             structs=structs,
             status=status,
+            lengths=dict(self.typical_lengths),
         )
 
     def used_scalar_names(self, body: list[ir.Stmt]) -> set[str]:
@@ -101,14 +121,36 @@ class KernelAssembly:
         if isinstance(s, ir.For):
             if s.step != 1 or not isinstance(s.start, ir.Const) or s.start.value != 0:
                 return False
-            if not isinstance(s.stop, ir.Const):
+            if not isinstance(_uncast(s.stop), (ir.Const, ir.Var)):
                 return False
             if any(isinstance(x, (ir.Break, ir.Continue)) for x in ir.walk_stmts(s.body)):
                 return False
             return any(self._covers(b, a, [*loops, s]) for b in s.body)
         if isinstance(s, ir.Store) and s.array == a.name and len(loops) == len(a.shape):
             for idx, loop, dim in zip(s.index, loops, a.shape):
-                if not (isinstance(idx, ir.Var) and idx.name == loop.var and loop.stop.value == dim):
+                stop = _uncast(loop.stop)
+                whole = (
+                    stop == dim.e
+                    if isinstance(dim, ParamDyn)
+                    else isinstance(stop, ir.Const) and stop.value == dim
+                )
+                if not (isinstance(idx, ir.Var) and idx.name == loop.var and whole):
                     return False
             return True
         return False
+
+
+def dyn_register(shape: tuple) -> str:
+    """The register of an array's run-time leading length ("" for a fixed shape); a run-time
+    length anywhere else is refused (`ir.Param.dyn`: only the leading length varies)."""
+    if any(isinstance(d, ParamDyn) for d in shape[1:]) or any(
+        not isinstance(d, (int, ParamDyn)) for d in shape
+    ):
+        raise Reject(0, "an array whose length is known only at run time outside its first dimension")
+    return shape[0].reg if shape and isinstance(shape[0], ParamDyn) else ""
+
+
+def _uncast(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e

@@ -12,6 +12,7 @@ import ast
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from partition import ir
 from partition.dtypes import BOOL, UINT8
@@ -222,7 +223,7 @@ class Loops:
             fe = self.fact_range(it.args[1], (lo_e, hi_e), line)
         elif args:
             fe = self.fact_range(it.args[0], (lo_e, hi_e), line)
-        with self.nested(loop=True), self.loop_fact(s, stepv, fs, fe):
+        with self.nested(loop=True), self.loop_fact(s, stepv, fs, fe), self.run_time_bound(s, it.args, stepv):
             body = self.block(s.body)
         self.r.dead_loop_vars.add(var)
         return ir.For(self.irname(var), cast(start.e, vdt), cast(stop.e, vdt), stepv, body, trip, line, label)
@@ -283,6 +284,19 @@ class Loops:
                 self.facts.pop(key, None)
             else:
                 self.facts[key] = prev
+
+    def run_time_bound(self, s: ast.For, args: list[ast.expr], step: int) -> Any:
+        """The loop variable's bound by a run-time length (`partition.frontend.lengths`), unless
+        the body assigns it."""
+        pyvar = s.target.id  # type: ignore[union-attr]
+        assigned = any(
+            isinstance(n, ast.Name) and n.id == pyvar and not isinstance(n.ctx, ast.Load)
+            for st in s.body
+            for n in ast.walk(st)
+        )
+        start = args[0] if len(args) > 1 else ast.Constant(0)
+        stop = args[1] if len(args) > 1 else args[0]
+        return self.loop_bound(pyvar, None if assigned else stop, None if assigned else start, step)
 
     def while_loop(self, s: ast.While) -> ir.For:
         """`while c:` as a counted loop over its bound whose first statement leaves when c is false.

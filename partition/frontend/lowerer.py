@@ -37,6 +37,7 @@ from partition.frontend.intrinsics import Intrinsics
 from partition.frontend.iteration import Iteration, for_targets
 from partition.frontend.kernel import KernelAssembly
 from partition.frontend.keywords import positional_calls
+from partition.frontend.lengths import RunTimeLengths
 from partition.frontend.loops import Loops
 from partition.frontend.makers import Makers
 from partition.frontend.mathcalls import MathCalls
@@ -70,6 +71,7 @@ class Lowerer(
     Loops,
     Makers,
     Indexing,
+    RunTimeLengths,
     Expressions,
     Calls,
     MathCalls,

@@ -183,6 +183,10 @@ class Makers:
             if isinstance(e, ast.Starred):
                 shape.extend(self.parse_shape(e.value, line))
                 continue
+            dim = self.dim_of_node(e)
+            if dim is not None:  # a run-time length (len(x) of an argument of several lengths)
+                shape.append(dim)
+                continue
             te = self.int_expr(e)
             r = range_of(te.pt)
             if r is None or r[0] != r[1]:

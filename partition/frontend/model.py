@@ -177,6 +177,11 @@ class Scope:
     for_names: set[str] = field(default_factory=set)  # names `for` statements bind (iteration.for_targets)
     rebound: set[str] = field(default_factory=set)  # scalar parameters the body assigns (now locals)
     body: list[ast.stmt] = field(default_factory=list)  # the statements lowered (returns folded)
+    # run-time lengths of array arguments called with several lengths: register -> its
+    # arrays.values.ParamDyn, and the argument position whose shape sets it
+    dims: dict[str, tuple[Any, int]] = field(default_factory=dict)
+    # loop variables below a run-time length: name -> (register, k), at most that length + k
+    sym_facts: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:

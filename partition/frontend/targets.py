@@ -45,9 +45,7 @@ class Targets:
         if dims is not None:
             if len(dims) != len(names):
                 raise Reject(line, f"unpacking {len(dims)} lengths of a shape into {len(names)} targets")
-            return [
-                self.assign_var(n.id, self.const_te(int(d), line), line, value) for n, d in zip(names, dims)
-            ]
+            return [self.assign_var(n.id, self.dim_te(d, line), line, value) for n, d in zip(names, dims)]
         helper = self.resolve_helper(value.func) if isinstance(value, ast.Call) else None
         if helper is not None:
             results = self.inline(value, *helper)

@@ -125,7 +125,7 @@ def streams_for(kernel: ir.Kernel, seed: int) -> tuple[str, ...]:
     """The arrays case `seed` streams: a third of the cases stream each in-only or out-only
     array with even odds (at least one of them)."""
     rng = _rng(seed, "streams")
-    can = [p.name for p in kernel.arrays if p.direction in ("in", "out")]
+    can = [p.name for p in kernel.arrays if p.direction in ("in", "out") and not p.dyn]
     if not can or rng.random() >= 1 / 3:
         return ()
     picked = [n for n in can if rng.random() < 0.5]
@@ -201,6 +201,12 @@ def prepare(
         for name, (base, n) in layout.items():
             src = vec["inputs"].get(name)
             data = vfiles[f"vectors/{src}"] if src else bytes(rng.getrandbits(8) for _ in range(n))
+            dyn = kernel.param(name).dyn
+            if dyn and not src:  # an out array of a run-time length: the rows past it stay as they
+                # were (zeros, as the expected outputs have them), so a store past them shows
+                rows = int.from_bytes(vfiles[f"vectors/{vec['inputs'][dyn]}"], "little", signed=True)
+                keep = rows * (n // kernel.param(name).shape[0])
+                data = data[:keep] + bytes(n - keep)
             end = _guard_end(base, n, beat)
             guard = bytes(rng.getrandbits(8) for _ in range(end - base - n))
             before = data + guard

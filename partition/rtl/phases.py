@@ -114,7 +114,7 @@ def _engines(
             continue
         if ram.banks > 1:
             d.mem.bank_load_port(p.name, ph.loads[i].ref)
-            engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
+            engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": _nbytes(d, p, len_w)})
             continue
         sub = ram.width // bus
         assert ram.width % bus == 0 and sub in (1, 2) and (sub == 1 or bus == 32), (p.name, ram.width, bus)
@@ -127,7 +127,7 @@ def _engines(
         we = net.wire(lanes(ram), f"({act} && rd_we) ? {strobes} : {lit(0, lanes(ram))}")
         wdata = "rd_wdata" if sub == 1 else net.wire(64, "{2{rd_wdata}}")
         d.mem.port(p.name, "a").sources.append((f"{act} && rd_we", addr, we, wdata))
-        engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": lit(p.nbytes, len_w)})
+        engine["loads"].append({"when": when, "base": f"arg_{p.name}", "nbytes": _nbytes(d, p, len_w)})
     for i, p in enumerate(stores):
         ram = rams[p.name]
         sub = ram.width // bus
@@ -150,12 +150,23 @@ def _engines(
             {
                 "when": when,
                 "base": f"arg_{p.name}",
-                "nbytes": lit(p.nbytes, len_w),
+                "nbytes": _nbytes(d, p, len_w),
                 "sel": ph.stores[i].ref,
                 "rdata": rdata,
                 "sub": sub,
             }
         )
+
+
+def _nbytes(d: Design, p: ir.Param, len_w: int) -> str:
+    """The bytes a call moves of array `p`: all of its buffer, or for a run-time length
+    (`ir.Param.dyn`) that many rows, from the length's argument register."""
+    if not p.dyn:
+        return lit(p.nbytes, len_w)
+    bits = d.k.param(p.dyn).dtype.bits
+    reg = f"arg_{p.dyn}"
+    rows = bit_slice(reg, len_w - 1, 0) if len_w <= bits else f"{{{lit(0, len_w - bits)}, {reg}}}"
+    return d.net.wire(len_w, f"{rows} * {lit(p.nbytes // p.shape[0], len_w)}", f"bytes of {p.name}")
 
 
 def _initialisation(d: Design, ph: Phases, inits: list[ir.LocalArray]) -> None:

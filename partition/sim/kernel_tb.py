@@ -105,6 +105,22 @@ class Task:
     def data(self, name: str) -> bytes:
         return (self.vdir / name).read_bytes()
 
+    def moved(self, p: dict, vec: dict) -> int:
+        """Bytes of array `p` a call moves each way: all, or the rows of its run-time length."""
+        if not p.get("dyn"):
+            return p["nbytes"]
+        return int.from_bytes(self.data(vec["inputs"][p["dyn"]]), "little", signed=True) * p["row_bytes"]
+
+    def traffic(self, vec: dict, beat: int) -> tuple[int, int] | None:
+        """(beats read, beats written) a call of a kernel with run-time lengths must make: each
+        array's bytes it moves, in whole beats (None for other kernels)."""
+        mem = [p for p in self.params if p["kind"] == "array" and not p.get("stream")]
+        if not any(p.get("dyn") for p in mem):
+            return None
+        reads = sum(-(-self.moved(p, vec) // beat) for p in mem if p["direction"] in ("in", "inout"))
+        writes = sum(-(-self.moved(p, vec) // beat) for p in mem if p["direction"] in ("out", "inout"))
+        return reads, writes
+
 
 # the signals the monitor samples: the block protocol, and m_axi_gmem's where there is one
 _GMEM = ["ARADDR", "ARBURST", "ARLEN", "ARLOCK", "ARREADY", "ARSIZE", "ARVALID", "AWADDR", "AWBURST",
@@ -400,6 +416,10 @@ class TB:
                 assert len(data) == n, f"{vec['inputs'][name]}: {len(data)} bytes, expected {n}"
             else:
                 data = bytes(self.rng.getrandbits(8) for _ in range(n))
+                if p.get("dyn"):  # the rows past a run-time length stay as the expected outputs
+                    # have them (zeros): a store past the length shows as a difference
+                    keep = t.moved(p, vec)
+                    data = data[:keep] + bytes(n - keep)
             # guard bytes after the array: at least the rest of its last beat (WSTRB)
             tail = bytes(self.rng.getrandbits(8) for _ in range(8 + (-n) % self.mon.beat))
             self.ram.write(addr, data + tail)
@@ -513,6 +533,11 @@ class TB:
             if ret != want:
                 errors.append(f"ap_return: got 0x{ret:x}, want 0x{want:x}")
         errors += self.mon.errors
+        want_traffic = t.traffic(vec, self.mon.beat)
+        if want_traffic is not None and self.mon.gmem:
+            got = (sum(r["beats"] for r in self.mon.reads), sum(w["beats"] for w in self.mon.writes))
+            if got != want_traffic:
+                errors.append(f"beats read, written: {got}, the run-time lengths move {want_traffic}")
         label = vec["label"]
         assert len(self.mon.starts) >= 1 and len(self.mon.dones) == 1, (self.mon.starts, self.mon.dones)
         entry = {

@@ -100,6 +100,8 @@ class KernelView:
                 entry.update(
                     buf=self.buffers[p.name],
                     size=p.size,
+                    # elements moved: all, or the first rows of a run-time length (`ir.Param.dyn`)
+                    count=transfer_count(p),
                     shape=list(p.shape),
                     shape_text=" x ".join(str(d) for d in p.shape),
                     nbytes=p.size * p.dtype.nbytes,
@@ -185,3 +187,11 @@ class KernelView:
             "ret": ret,
             "ret_ctype": ret["ctype"] if ret else "void",
         }
+
+
+def transfer_count(p: ir.Param) -> str:
+    """The C expression of how many elements of array parameter `p` a call loads and stores."""
+    if not p.dyn:
+        return str(p.size)
+    row = p.size // p.shape[0]
+    return f"{p.dyn}" if row == 1 else f"(int64_t){p.dyn} * {row}"

@@ -83,7 +83,7 @@ class Bindings:
         """
         lw = self.lw
         self.check_not_scalar(pyname, line)
-        if not shape or any(d <= 0 for d in shape):
+        if not shape or any(isinstance(d, int) and d <= 0 for d in shape):
             raise Reject(line, f"local array {pyname} of shape {shape} (at least 1-D, non-empty)")
         key = lw.key(pyname)
         cur = self.current(pyname)

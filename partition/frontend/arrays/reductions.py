@@ -18,7 +18,7 @@ from partition import ir
 from partition.dtypes import UINT8, DType, dtype
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.selections import SELECTION_REDUCTIONS
-from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, View, has_dyn, ix_const, static
+from partition.frontend.arrays.values import AV, Dyn, Ix, Operand, ParamDyn, View, has_dyn, ix_const, static
 from partition.frontend.model import TE, Reject, cast, const
 from partition.frontend.syntax import METHOD_REDUCTIONS, REDUCTIONS, text
 from partition.frontend.types import NP
@@ -307,9 +307,10 @@ class Reductions:
         """Statements reducing every element of `a`, and the expression of the result."""
         if a.sel is not None and kind in SELECTION_REDUCTIONS:  # a mask's selection: over the mask
             return self.reduce_selection(kind, a, rdt, line, what, ddof)
-        if has_dyn(a.shape) and kind != "sum":
+        held = all(not isinstance(d, Dyn) or isinstance(d, ParamDyn) for d in a.shape)  # never empty
+        if has_dyn(a.shape) and kind != "sum" and not held:
             return self.reduce_run_time(kind, a, rdt, line, what)
-        n = int(np.prod(static(a.shape)))
+        count = element_count(a.shape, rdt) if rdt.is_float else None
         if kind in ("var", "std"):
             # numpy: the mean, then the mean square deviation over n - ddof (sqrt for std)
             self.note_float_order(rdt, what, "numpy adds pairwise", line)
@@ -326,11 +327,15 @@ class Reductions:
             stmts = [
                 ir.Assign(total.name, const(0, rdt), line),
                 *self.loop_nest(a.shape, line, add),
-                ir.Assign(mean.name, ir.Bin("div", total, const(n, rdt), rdt), line),
+                ir.Assign(mean.name, ir.Bin("div", total, count, rdt), line),
                 ir.Assign(dev.name, const(0, rdt), line),
                 *self.loop_nest(a.shape, line, square),
             ]
-            var: ir.Expr = ir.Bin("div", dev, const(float(n - ddof), rdt), rdt)
+            # numpy divides by max(n - ddof, 0)
+            denom = ir.Bin("max", ir.Bin("sub", count, const(float(ddof), rdt), rdt), const(0.0, rdt), rdt)
+            if isinstance(count, ir.Const):
+                denom = const(float(max(count.value - ddof, 0)), rdt)
+            var: ir.Expr = ir.Bin("div", dev, denom, rdt)
             if kind == "std":
                 var = ir.Math("sqrt", (var,), rdt)
             return stmts, TE(NP(rdt), var)
@@ -343,7 +348,7 @@ class Reductions:
 
             stmts = [ir.Assign(acc.name, const(0, rdt), line), *self.loop_nest(a.shape, line, add)]
             if kind == "mean":
-                return stmts, TE(NP(rdt), ir.Bin("div", acc, const(n, rdt), rdt))
+                return stmts, TE(NP(rdt), ir.Bin("div", acc, count, rdt))
             return stmts, TE(NP(rdt), acc)
         first = a.at(tuple(ix_const(0) for _ in a.shape))
         if kind in ("max", "min"):
@@ -495,3 +500,13 @@ def _flat(idx: tuple[Ix, ...], shape: tuple[int, ...], dt: DType) -> ir.Expr:
         e = term if e is None else ir.Bin("add", ir.Bin("mul", e, const(n, dt), dt), term, dt)
     assert e is not None
     return e
+
+
+def element_count(shape: tuple, dt: DType) -> ir.Expr:
+    """The number of elements of `shape` as a `dt` (float) value: a constant, or the run-time
+    leading length times the other lengths."""
+    rest = int(np.prod(static(shape[1:]))) if len(shape) > 1 else 1
+    if shape and isinstance(shape[0], ParamDyn):
+        n = cast(shape[0].e, dt)
+        return n if rest == 1 else ir.Bin("mul", n, const(float(rest), dt), dt)
+    return const(float(rest * int(np.prod(static(shape[:1])))), dt)

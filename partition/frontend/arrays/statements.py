@@ -24,12 +24,12 @@ from partition.frontend.arrays.values import (
     Dyn,
     Ix,
     Operand,
+    ParamDyn,
     View,
     bcast,
     broadcast,
     describe_operand,
     full_view,
-    has_dyn,
     numpy_sample,
 )
 from partition.frontend.model import TE, ArrayInfo, Reject, cast, const
@@ -326,7 +326,7 @@ class ArrayStatements:
                 "at run time) can be reduced within one statement (np.sum(x[mask]), x[mask].mean()), not "
                 "kept under a name, passed or returned: a kernel's arrays have a fixed length",
             )
-        if has_dyn(shape):
+        if any(isinstance(d, Dyn) and not isinstance(d, ParamDyn) for d in shape):
             raise Reject(
                 line,
                 f"{what}: an array whose length is known only at run time (a slice with run-time bounds) "

@@ -87,6 +87,31 @@ class CountDyn(Dyn):
         return self._e
 
 
+class ParamDyn(Dyn):
+    """The leading length of an array argument called with several lengths: a kernel register
+    (`ir.Param.dyn`) the host sets from the argument's shape at every call. Unlike a slice's
+    run-time length it holds for the whole call, so names may hold such arrays and a kernel
+    may return them. `lo` is the shortest length profiled (the host hands shorter calls to
+    the CPU); `hi` the longest the kernel takes (what storage takes)."""
+
+    def __init__(self, reg: str, dt: DType, lo: int, hi: int):
+        object.__setattr__(self, "e", ir.Var(reg, dt))
+        object.__setattr__(self, "hi", hi)
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "key", ("dim", reg))
+
+    @property
+    def reg(self) -> str:
+        return self.key[1]
+
+    def te(self) -> TE:
+        """The length as the Python int `len()` gives."""
+        return TE(PyInt(self.lo, self.hi), self.e)
+
+    def __repr__(self) -> str:
+        return f"<run-time length {self.lo}..{self.hi}>"
+
+
 def static(shape: tuple) -> tuple[int, ...]:
     """The storage a shape takes: each run-time length at its largest."""
     return tuple(d.hi if isinstance(d, Dyn) else d for d in shape)
