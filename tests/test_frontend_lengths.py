@@ -259,3 +259,26 @@ def test_csim_and_rtl_agree_with_python(backends, name):
     assert r.stages.get("csim") == "pass", r.details
     if rtlsim.available():
         assert r.stages.get("rtl") == "pass", r.details
+
+
+def test_max_shape_builds_the_kernel_for_a_longer_array():
+    from partition.errors import PartitionError
+    from partition.plan.shapes import parse_max_shape, with_max_shapes
+    from partition.profile.model import Profile
+
+    fp = profile_calls(prefix_sum, [(i32(64),)], APP_DIR)  # one length profiled
+    fp.name = "prefix_sum"
+    prof = Profile("app.py", [], {}, 1.0, None, {"prefix_sum": fp}, [])
+    wide = with_max_shapes(prof, [parse_max_shape("prefix_sum:xs=1000")])
+    assert fp.arg_sigs[0]["shape"] == [64]  # the profile itself is left as it was
+    k = translate(wide.functions["prefix_sum"], APP_DIR)
+    assert not isinstance(k, Rejected) and k.param("xs").shape == (1000,) and k.param("xs").dyn
+    for bad, says in (
+        ("prefix_sum:xs", "FUNCTION:ARG=DIMS"),
+        ("prefix_sum:xs=10x4", "only the first length"),
+        ("prefix_sum:xs=8", "more than 8"),
+        ("prefix_sum:ys=100", "no profiled argument ys"),
+        ("other:xs=100", "no function other"),
+    ):
+        with pytest.raises(PartitionError, match=says):
+            with_max_shapes(prof, [parse_max_shape(bad)])

@@ -64,6 +64,7 @@ def _load_profile_or_run(args: argparse.Namespace, app: Path, app_args: list[str
 
 def _options(args: argparse.Namespace):
     from partition.plan import Options
+    from partition.plan.shapes import parse_max_shape
 
     return Options(
         objective=args.objective,
@@ -78,6 +79,7 @@ def _options(args: argparse.Namespace):
         variants=not args.no_variants,
         chains=not args.no_chains,
         int_widths=args.int_widths,
+        max_shapes=[parse_max_shape(x) for x in getattr(args, "max_shape", [])],
         calibrate=Path(args.calibrate) if args.calibrate else None,
     )
 

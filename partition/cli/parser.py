@@ -260,6 +260,14 @@ def _solver_options(p: argparse.ArgumentParser) -> None:
         "--pin-cpu", action="append", default=[], metavar="F", help="keep function F on the CPU (repeatable)"
     )
     p.add_argument(
+        "--max-shape",
+        action="append",
+        default=[],
+        metavar="F:ARG=DIMS",
+        help="build F's kernel for arrays ARG of up to DIMS (e.g. blur:img=1080x1920): the first length "
+        "becomes a run-time register, so any number of rows up to it runs on the FPGA (repeatable)",
+    )
+    p.add_argument(
         "--pin-fpga",
         action="append",
         default=[],

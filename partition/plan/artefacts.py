@@ -16,6 +16,7 @@ from partition.estimate import (
     KernelVariant,
 )
 from partition.frontend import Rejected, Verdict
+from partition.plan.shapes import MaxShape
 from partition.rtl import RtlKernel
 from partition.solve import (
     Problem,
@@ -43,6 +44,7 @@ class Options:
     calibrate: Path | None = None
     chains: bool = True  # offer AXI-Stream chains where the app allows them (CHAIN_OBJECTIVES)
     int_widths: str = "sound"  # Python int arguments: "sound" (int64) or "observed" (narrowest profiled)
+    max_shapes: list[MaxShape] = field(default_factory=list)  # --max-shape: longest arrays kernels take
 
 
 @dataclass

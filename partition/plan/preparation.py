@@ -23,6 +23,7 @@ from partition.plan.artefacts import (
     Options,
     Prepared,
 )
+from partition.plan.shapes import MaxShape, with_max_shapes
 from partition.profile.model import Profile
 from partition.solve import (
     OBJECTIVES,
@@ -69,12 +70,14 @@ def cores_for(board: Board, opts: Options) -> int:
 
 
 def translate_all(
-    profile: Profile, app_dir: Path, observed_ints: bool = False
+    profile: Profile, app_dir: Path, observed_ints: bool = False, max_shapes: list[MaxShape] | None = None
 ) -> tuple[dict[str, ir.Kernel], dict[str, Rejected]]:
     """Every profiled function as a kernel, or the reason it stays on the CPU.
 
     Nothing one function does stops the others: a failure inside the frontend
-    itself (a bug in partition) keeps that function on the CPU and says so."""
+    itself (a bug in partition) keeps that function on the CPU and says so.
+    `max_shapes` (--max-shape) widens arguments to the longest arrays the kernels must take."""
+    profile = with_max_shapes(profile, list(max_shapes or []))
     kernels: dict[str, ir.Kernel] = {}
     rejected: dict[str, Rejected] = {}
     for name in sorted(profile.functions):
@@ -147,7 +150,9 @@ def prepare(
     """Translate, estimate every variant (calibrated), and build the problem for `opts.objective`."""
     pins = _check_options(profile, opts)
     scaling = costs.cpu_scaling(profile, board)
-    kernels, rejected = translated or translate_all(profile, app_dir, opts.int_widths == "observed")
+    kernels, rejected = translated or translate_all(
+        profile, app_dir, opts.int_widths == "observed", opts.max_shapes
+    )
     kernels, rejected = dict(kernels), dict(rejected)  # `translated` may be shared by several boards
     vectors = checked_vectors(profile, kernels, rejected)
     warnings: list[str] = []

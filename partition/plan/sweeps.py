@@ -109,7 +109,7 @@ def plan_boards(
     utils = parse_sweep(sweep_spec)["max_util"] if sweep_spec else [opts.max_util]
     if len(boards) == 1 and not sweep_spec:
         return make_plan(profile, app_dir, boards[0], opts), boards[0]
-    translated = translate_all(profile, app_dir, opts.int_widths == "observed")
+    translated = translate_all(profile, app_dir, opts.int_widths == "observed", opts.max_shapes)
     preps = []
     failed = []
     for b in boards:

@@ -1,7 +1,9 @@
 """Edge-case vectors: up to two synthetic samples ("extremes": dtype limits, signed zeros, tiny
 values; "random": seeded, full dtype range / twice the observed float range) built from a
-function's first sample's shapes and dtypes, kept only when the function accepts them
-(returns without exception in time).
+function's first sample's shapes and dtypes, and for arrays whose leading length varies
+between calls the first sample at the lengths no profiled call may have passed (one, three,
+the longest and one less); kept only when the function accepts them (returns without
+exception in time).
 """
 
 from __future__ import annotations
@@ -189,8 +191,45 @@ def _edge_kind(v: Any) -> str | None:
     return None
 
 
+def _varying(sig: dict[str, Any] | None) -> list[tuple[int, ...]] | None:
+    """The shapes of an array argument called with several leading lengths (and nothing else
+    varying), or None."""
+    if not sig or sig.get("type") != "ndarray" or sig.get("shape") is not None:
+        return None
+    shapes = [tuple(int(d) for d in s) for s in sig.get("shapes") or []]
+    if (
+        len(shapes) < 2
+        or len({s[1:] for s in shapes}) != 1
+        or not shapes[0]
+        or len({len(s) for s in shapes}) != 1
+    ):
+        return None
+    return shapes
+
+
+def _edge_lengths(first: list[Any], sigs: list[dict[str, Any]]) -> list[int]:
+    """Run-time lengths a kernel must take that no profiled call may have passed: one, three
+    (no multiple of an unroll or burst factor), the longest and one less than it."""
+    varying = [_varying(sig) for sig in sigs]
+    longest = max((max(s[0] for s in v) for v in varying if v), default=0)
+    if not longest:
+        return []
+    return sorted({n for n in (1, 3, longest - 1, longest) if 1 <= n <= longest})
+
+
+def _at_length(v: Any, sig: dict[str, Any] | None, first: list[Any], n: int) -> Any:
+    """Argument `v` of the first call with `n` rows when its length varies between calls and
+    equals the first varying argument's (arguments of one length stay of one length), its
+    rows repeated or cut; others as they are."""
+    lead = next((a for a in first if isinstance(a, np.ndarray) and a.ndim), None)
+    if _varying(sig) is None or not isinstance(v, np.ndarray) or lead is None or len(v) != len(lead):
+        return copy.deepcopy(v)
+    return np.resize(v, (n, *v.shape[1:])).astype(v.dtype, copy=False)
+
+
 def edge_vectors(task: Task, fp: FunctionProfile, first: list[Any], time_limit: float) -> list[Sample]:
-    """Up to two synthetic samples (extremes, random) the function accepts."""
+    """Up to two synthetic samples (extremes, random) the function accepts, and for arrays of
+    run-time lengths the first call at the lengths `_edge_lengths` names."""
     kinds = [_edge_kind(v) for v in first]
     if not kinds or any(k is None for k in kinds):
         return []
@@ -199,9 +238,14 @@ def edge_vectors(task: Task, fp: FunctionProfile, first: list[Any], time_limit: 
     rng = np.random.default_rng(zlib.crc32(task.name.encode()))
     seen = {json.dumps(s.args, sort_keys=True) for s in fp.samples}
     out = []
-    for mode in ("extremes", "random"):
+    modes: list[Any] = ["extremes", "random", *_edge_lengths(first, fp.arg_sigs)]
+    for mode in modes:
         args: list[Any] = []
+        if isinstance(mode, int):  # the first call's arrays at another run-time length
+            args = [_at_length(v, sig, first, mode) for v, sig in zip(first, fp.arg_sigs)]
         for v, kind, sig in zip(first, kinds, fp.arg_sigs):
+            if isinstance(mode, int):
+                break
             if kind == "array":
                 args.append(_synth_array(v, sig, mode, rng))
             elif kind == "list":
