@@ -100,6 +100,18 @@ def rectify_in_place(x):
             x[i] = -x[i]
 
 
+def reverse(x):
+    return x[::-1].copy()
+
+
+def rising_steps(x):
+    return int(np.sum(x[1:] > x[:-1]))
+
+
+def tail_energy(x):
+    return int(np.sum(x[-4:].astype(np.int64) ** 2))
+
+
 def i32(n):
     return rng.integers(-1000, 1000, n).astype(np.int32)
 
@@ -120,6 +132,9 @@ CASES = {
     "normalise": (normalise, lambda n: (rng.normal(size=n),)),
     "peak_index": (peak_index, lambda n: (i32(n),)),
     "rectify_in_place": (rectify_in_place, lambda n: (i32(n),)),
+    "reverse": (reverse, lambda n: (i16(n),)),
+    "rising_steps": (rising_steps, lambda n: (i32(n),)),
+    "tail_energy": (tail_energy, lambda n: (i16(n),)),
 }
 PROFILED = (6, 20, 64)  # all even: pairwise_products must still be right for odd lengths
 TRIED = (1, 2, 3, 7, 20, 33, 63, 64)
@@ -216,7 +231,18 @@ def test_csim(tmp_path):
     csim_pass(tmp_path, cases)
 
 
-RTL_CASES = ("prefix_sum", "dot", "pairwise_products", "row_sums", "smooth3", "span", "rectify_in_place")
+RTL_CASES = (
+    "prefix_sum",
+    "dot",
+    "pairwise_products",
+    "row_sums",
+    "smooth3",
+    "span",
+    "rectify_in_place",
+    "reverse",
+    "rising_steps",
+    "tail_energy",
+)
 
 
 @pytest.fixture(scope="module")

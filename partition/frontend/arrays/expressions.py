@@ -10,18 +10,21 @@ reductions are built by the other parts, which this one calls.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Any
 
 from partition import ir
-from partition.dtypes import FLOAT64
+from partition.dtypes import FLOAT64, INT32
 from partition.frontend.arrays.reordered import FLATTENERS, ufunc_outer
 from partition.frontend.arrays.scalars import ScalarLowering
 from partition.frontend.arrays.unrolled import unrolled_sum
 from partition.frontend.arrays.values import (
     AV,
     Comp,
+    Dyn,
     Ix,
     Operand,
+    ParamDyn,
     View,
     compose,
     full_view,
@@ -29,7 +32,7 @@ from partition.frontend.arrays.values import (
     map_index,
 )
 from partition.frontend.mathcalls import NP_MATH
-from partition.frontend.model import TE, ArrayInfo, Reject, Scope
+from partition.frontend.model import TE, ArrayInfo, Reject, Scope, cast, const
 from partition.frontend.syntax import (
     BINOPS,
     CMPS,
@@ -373,6 +376,11 @@ class ArrayExpressions:
                 start, stop, step = bounds
                 if step == 0:
                     raise Reject(line, f"{text(node)}: slice step is zero")
+                if isinstance(d, ParamDyn):  # constant bounds on a run-time length
+                    n, c = run_time_window(d, start, stop, step or 1, text(node), line)
+                    comps.append(dataclasses.replace(c, dim=len(new_shape)))
+                    new_shape.append(n)
+                    continue
                 s, e, st = slice(start, stop, step).indices(d)
                 n = len(range(s, e, st))
                 if n == 0:
@@ -420,6 +428,9 @@ class ArrayExpressions:
 
     def int_index(self, node: ast.expr, dim: int, line: int) -> Ix:
         te = self.lw.expr(node)
+        if isinstance(dim, ParamDyn):  # proven below the run-time length, or checked
+            e = self.lw.run_time_index(te, node, dim, line)
+            return Ix(e, 0, dim.hi - 1)
         if isinstance(te.e, ir.Const) and te.e.dtype.is_int:
             k = int(te.e.value)
             if not -dim <= k < dim:
@@ -474,3 +485,54 @@ def _matmul_rank(ra: int | None, rb: int | None) -> int | None:
     if ra == 1 and rb == 1:
         return None
     return 2 if ra == 2 and rb == 2 else 1
+
+
+WINDOW_CONSTANTS = 62  # constant slice bounds on a run-time length: |bound| below this
+
+
+def run_time_window(d: ParamDyn, start: int | None, stop: int | None, step: int, what: str, line: int):
+    """x[a:b] (step 1) or x[::-1] on a run-time length n with constant bounds, as Python clips
+    them: (the result's length, how it indexes x). The length is x's own register where it is
+    all of x; otherwise a run-time length (`Dyn`) whose key is its values for n = 1 .. 64,
+    which tells two such lengths equal everywhere (both are linear in n past their constants)."""
+    if step == -1 and start is None and stop is None:  # x[::-1]: n - 1 - i
+        dt = INT32
+        last = ir.Bin("sub", cast(d.e, dt), const(1, dt), dt)
+        return d, Comp(0, 0, -1, off=Ix(last, 0, d.hi - 1))
+    if step != 1:
+        raise Reject(
+            line, f"{what}: a slice with step {step} of an array whose length is known only at run time"
+        )
+    if start in (None, 0) and stop is None:
+        return d, Comp(0)
+    if any(b is not None and abs(b) >= WINDOW_CONSTANTS for b in (start, stop)):
+        raise Reject(
+            line,
+            f"{what}: slice bounds beyond ±{WINDOW_CONSTANTS} on an array whose length is known only at run time",
+        )
+
+    def clip(b: int | None, n: int, default: int) -> int:
+        if b is None:
+            return default
+        return min(max(b + n if b < 0 else b, 0), n)
+
+    def length(n: int) -> int:
+        return max(clip(stop, n, n) - clip(start, n, 0), 0)
+
+    dt = INT32
+    n_e = cast(d.e, dt)
+
+    def clip_e(b: int | None, default: ir.Expr) -> ir.Expr:
+        if b is None:
+            return default
+        e = ir.Bin("add", n_e, const(b, dt), dt) if b < 0 else const(b, dt)
+        return ir.Bin("min", ir.Bin("max", e, const(0, dt), dt), n_e, dt)
+
+    s_e, e_e = clip_e(start, const(0, dt)), clip_e(stop, n_e)
+    len_e = ir.Bin("max", ir.Bin("sub", e_e, s_e, dt), const(0, dt), dt)
+    starts = [clip(start, n, 0) for n in (d.lo, d.hi)]
+    key = ("window", d.reg, tuple(length(n) for n in range(1, min(d.hi, WINDOW_CONSTANTS + 2) + 1)))
+    hi = max(length(n) for n in (*range(d.lo, min(d.hi, WINDOW_CONSTANTS + 2) + 1), d.hi))
+    if hi == 0:
+        raise Reject(line, f"{what} is always empty (a kernel has no empty arrays)")
+    return Dyn(len_e, hi, key), Comp(0, 0, 1, off=Ix(s_e, min(starts), max(starts)))
