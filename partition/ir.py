@@ -252,7 +252,8 @@ class Param:
     of numbers, passed as a 2-D array (read only: tuples cannot change).
     `dyn`: for an array whose leading length varies between calls, the scalar
     parameter holding that length at run time (its `shape` is the largest the
-    kernel takes, and only the first `dyn` rows are loaded, computed and stored).
+    kernel takes, and only the first `dyn` rows are loaded, computed and stored;
+    with `dyn_offset` k <= 0, max(dyn + k, 0) rows: a returned `np.diff(x)`).
     Such a scalar parameter has pytype "dim" and origin ("dim", position): the
     host sets it from the leading length of the Python argument at that position
     (every array naming it must be that long), not from an argument of its own.
@@ -268,6 +269,7 @@ class Param:
     stream: bool = False
     field: str | None = None
     dyn: str = ""
+    dyn_offset: int = 0
 
     @property
     def size(self) -> int:
@@ -507,6 +509,7 @@ _NODES = {
 _OMIT_DEFAULT = {
     ("Param", "field"): None,
     ("Param", "dyn"): "",
+    ("Param", "dyn_offset"): 0,
     ("Kernel", "structs"): {},
     ("Kernel", "status"): None,
     ("Kernel", "method"): {},
@@ -565,3 +568,8 @@ def from_json(data: Any) -> Any:
                 v = tuple(v)
         kwargs[f.name] = v
     return cls(**kwargs)
+
+
+def dyn_rows(p: Param, length: int) -> int:
+    """Rows of array `p` in a call whose run-time length register holds `length`."""
+    return max(length + p.dyn_offset, 0) if p.dyn else p.shape[0]

@@ -253,7 +253,8 @@ def fits(p: ir.Param, shape: tuple[int, ...]) -> bool:
     shape = tuple(shape)
     if not p.dyn:
         return shape == p.shape
-    return len(shape) == len(p.shape) and shape[1:] == p.shape[1:] and 1 <= shape[0] <= p.shape[0]
+    least = 0 if p.dyn_offset else 1  # a shorter result (np.diff of one element) may be empty
+    return len(shape) == len(p.shape) and shape[1:] == p.shape[1:] and least <= shape[0] <= p.shape[0]
 
 
 def padded(p: ir.Param, a: np.ndarray) -> np.ndarray:
@@ -272,7 +273,8 @@ def _lengths_agree(kernel: ir.Kernel, inputs: dict[str, Any], given: dict[str, i
     """Every array of a run-time length is as long as its register says (a call whose arrays
     sharing a register differ in length runs on the CPU, so it is no vector of the kernel)."""
     for p in kernel.arrays:
-        if p.dyn and given.get(p.name, inputs.get(p.dyn)) != inputs.get(p.dyn):
+        n = inputs.get(p.dyn)
+        if p.dyn and (n is None or given.get(p.name, ir.dyn_rows(p, n)) != ir.dyn_rows(p, n)):
             return False
     return True
 

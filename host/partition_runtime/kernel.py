@@ -497,7 +497,7 @@ class AcceleratedKernel:
                 continue
             b.invalidate()
             if p.dyn:  # the first rows of the longest buffer: the app gets them as their own array
-                rows = np.array(b.array[: lengths[p.dyn]], copy=True)
+                rows = np.array(b.array[: max(lengths[p.dyn] + p.dyn_offset, 0)], copy=True)
                 if pos < 0:
                     produced[p.name] = marshal.as_python(rows, p.pytype)
                 else:

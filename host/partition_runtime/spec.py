@@ -134,6 +134,7 @@ class Param:
         "direction",
         "dtype",
         "dyn",
+        "dyn_offset",
         "field",
         "kind",
         "name",
@@ -160,6 +161,7 @@ class Param:
         field = d.get("field")
         self.field = None if field is None else str(field)
         self.dyn = str(d.get("dyn", ""))
+        self.dyn_offset = int(d.get("dyn_offset", 0))
 
     @property
     def nbytes(self) -> int:

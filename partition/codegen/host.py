@@ -144,6 +144,7 @@ def _kernel_entry(
                 **({"stream": True} if p.stream else {}),
                 **({"field": p.field} if p.field is not None else {}),
                 **({"dyn": p.dyn} if p.dyn else {}),
+                **({"dyn_offset": p.dyn_offset} if p.dyn_offset else {}),
             }
         )
     name = task["name"]

@@ -47,14 +47,14 @@ def typical_loops(kernel: ir.Kernel) -> ir.Kernel:
 
 def longest(kernel: ir.Kernel, reg: str) -> int:
     """The longest length the kernel takes in register `reg` (its arrays' leading length)."""
-    return max(p.shape[0] for p in kernel.arrays if p.dyn == reg)
+    return max(p.shape[0] - p.dyn_offset for p in kernel.arrays if p.dyn == reg)
 
 
 def moved_bytes(kernel: ir.Kernel, p: ir.Param) -> int:
     """Bytes a typical call moves of array `p` each way."""
     if not p.dyn or p.dyn not in kernel.lengths:
         return p.nbytes
-    return kernel.lengths[p.dyn] * (p.nbytes // p.shape[0])
+    return ir.dyn_rows(p, kernel.lengths[p.dyn]) * (p.nbytes // p.shape[0])
 
 
 def note(kernel: ir.Kernel) -> str | None:

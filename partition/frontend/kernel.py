@@ -36,6 +36,7 @@ class KernelAssembly:
                     a.pytype,
                     ("arg", a.position),
                     dyn=dyn_register(a.shape),
+                    dyn_offset=dyn_offset(a.shape),
                 )
         for irn, dt, _pt, pos, t in self.top.scalar_params.values():
             by_pos[(pos, -1)] = ir.Param(irn, "scalar", dt, (), "in", t, ("arg", pos))
@@ -52,6 +53,7 @@ class KernelAssembly:
                         a.pytype,
                         ("return", a.returned),
                         dyn=dyn_register(a.shape),
+                        dyn_offset=dyn_offset(a.shape),
                     )
                 )
         for reg, (dim, pos) in self.top.dims.items():  # run-time lengths: the host sets them
@@ -154,3 +156,8 @@ def _uncast(e: ir.Expr) -> ir.Expr:
     while isinstance(e, ir.Cast):
         e = e.operand
     return e
+
+
+def dyn_offset(shape: tuple) -> int:
+    """The offset of an array's run-time leading length from its register (`ir.Param.dyn_offset`)."""
+    return shape[0].off if shape and isinstance(shape[0], ParamDyn) else 0

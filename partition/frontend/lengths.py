@@ -26,7 +26,7 @@ from partition.frontend.arrays.values import ParamDyn
 from partition.frontend.model import TE, cast, const
 from partition.frontend.types import range_of
 
-Bound = tuple[str, int]  # (length register, k): at most that length + k
+Bound = tuple[tuple, int]  # (a run-time length's key, k): at most that length + k
 
 
 class RunTimeLengths:
@@ -59,6 +59,27 @@ class RunTimeLengths:
                 return self.dim_of_node(source)
         return None
 
+    def dim_less(self, node: ast.expr, line: int) -> ParamDyn | None:
+        """`len(x) - c` as an array size (c a constant >= 1): a run-time length c shorter; a call
+        where it is negative goes back to the CPU (numpy raises ValueError there)."""
+        if not (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Sub)
+            and isinstance(node.right, ast.Constant)
+            and type(node.right.value) is int
+            and node.right.value >= 1
+        ):
+            return None
+        dim = self.dim_of_node(node.left)
+        if dim is None or dim.off:
+            return None
+        c = node.right.value
+        if c >= dim.hi:
+            return None
+        if dim.lo < c:
+            self.fallback_if(ir.Cmp("lt", dim.e, const(c, dim.e.dtype)), line)
+        return dim.shifted(-c)
+
     def single_assignment(self, name: str) -> ast.expr | None:
         """What `name` is assigned from when the function assigns it exactly once, by `name = E`
         or `name, ... = x.shape` (then `x.shape[k]`), and nothing else binds it."""
@@ -84,10 +105,10 @@ class RunTimeLengths:
         return found[0] if stores == 1 and len(found) == 1 else None
 
     def upper_bound(self, node: ast.expr) -> Bound | None:
-        """(register, k) with `node` <= that run-time length + k, from the source, or None."""
+        """(length key, k) with `node` <= that run-time length + k, from the source, or None."""
         dim = self.dim_of_node(node)
         if dim is not None:
-            return (dim.reg, 0)
+            return (dim.key, 0)
         if isinstance(node, ast.Name):
             return self.sc.sym_facts.get(node.id)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
@@ -134,7 +155,7 @@ class RunTimeLengths:
         kernel's buffer."""
         lo, hi = range_of(te.pt)
         bound = self.upper_bound(node)
-        below = bound is not None and bound[0] == dim.reg and bound[1] <= -1
+        below = bound is not None and bound[0] == dim.key and bound[1] <= -1
         if lo >= 0 and (below or hi <= dim.lo - 1):
             return te.e
         dt = narrowest_signed(min(lo, 0), max(hi, dim.hi)) or INT64

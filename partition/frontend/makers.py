@@ -187,6 +187,10 @@ class Makers:
             if dim is not None:  # a run-time length (len(x) of an argument of several lengths)
                 shape.append(dim)
                 continue
+            less = self.dim_less(e, line)
+            if less is not None:
+                shape.append(less)
+                continue
             te = self.int_expr(e)
             r = range_of(te.pt)
             if r is None or r[0] != r[1]:

@@ -180,8 +180,8 @@ class Scope:
     # run-time lengths of array arguments called with several lengths: register -> its
     # arrays.values.ParamDyn, and the argument position whose shape sets it
     dims: dict[str, tuple[Any, int]] = field(default_factory=dict)
-    # loop variables below a run-time length: name -> (register, k), at most that length + k
-    sym_facts: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # loop variables below a run-time length: name -> (its key, k), at most that length + k
+    sym_facts: dict[str, tuple[Any, int]] = field(default_factory=dict)
 
 
 def assigned_names(fn: ast.FunctionDef) -> set[str]:

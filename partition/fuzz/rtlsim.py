@@ -205,7 +205,7 @@ def prepare(
             if dyn and not src:  # an out array of a run-time length: the rows past it stay as they
                 # were (zeros, as the expected outputs have them), so a store past them shows
                 rows = int.from_bytes(vfiles[f"vectors/{vec['inputs'][dyn]}"], "little", signed=True)
-                keep = rows * (n // kernel.param(name).shape[0])
+                keep = ir.dyn_rows(kernel.param(name), rows) * (n // kernel.param(name).shape[0])
                 data = data[:keep] + bytes(n - keep)
             end = _guard_end(base, n, beat)
             guard = bytes(rng.getrandbits(8) for _ in range(end - base - n))

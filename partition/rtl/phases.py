@@ -165,6 +165,9 @@ def _nbytes(d: Design, p: ir.Param, len_w: int) -> str:
         return lit(p.nbytes, len_w)
     bits = d.k.param(p.dyn).dtype.bits
     reg = f"arg_{p.dyn}"
+    if p.dyn_offset:  # max(length + offset, 0) rows (the host passes a length of at least 1)
+        k = lit(-p.dyn_offset, bits)
+        reg = d.net.wire(bits, f"({reg} > {k}) ? {reg} - {k} : {lit(0, bits)}", f"rows of {p.name}")
     rows = bit_slice(reg, len_w - 1, 0) if len_w <= bits else f"{{{lit(0, len_w - bits)}, {reg}}}"
     return d.net.wire(len_w, f"{rows} * {lit(p.nbytes // p.shape[0], len_w)}", f"bytes of {p.name}")
 

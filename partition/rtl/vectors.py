@@ -53,7 +53,11 @@ def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes
             "direction": p.direction,
             "nbytes": p.nbytes if p.kind == "array" else p.dtype.nbytes,
             **({"stream": True} if p.stream else {}),
-            **({"dyn": p.dyn, "row_bytes": p.nbytes // p.shape[0]} if p.dyn else {}),
+            **(
+                {"dyn": p.dyn, "dyn_offset": p.dyn_offset, "row_bytes": p.nbytes // p.shape[0]}
+                if p.dyn
+                else {}
+            ),
         }
         for p in kernel.params
     ]

@@ -109,7 +109,8 @@ class Task:
         """Bytes of array `p` a call moves each way: all, or the rows of its run-time length."""
         if not p.get("dyn"):
             return p["nbytes"]
-        return int.from_bytes(self.data(vec["inputs"][p["dyn"]]), "little", signed=True) * p["row_bytes"]
+        n = int.from_bytes(self.data(vec["inputs"][p["dyn"]]), "little", signed=True)
+        return max(n + p.get("dyn_offset", 0), 0) * p["row_bytes"]
 
     def traffic(self, vec: dict, beat: int) -> tuple[int, int] | None:
         """(beats read, beats written) a call of a kernel with run-time lengths must make: each

@@ -194,4 +194,5 @@ def transfer_count(p: ir.Param) -> str:
     if not p.dyn:
         return str(p.size)
     row = p.size // p.shape[0]
-    return f"{p.dyn}" if row == 1 else f"(int64_t){p.dyn} * {row}"
+    rows = p.dyn if not p.dyn_offset else f"({p.dyn} > {-p.dyn_offset} ? {p.dyn} - {-p.dyn_offset} : 0)"
+    return rows if row == 1 else f"(int64_t){rows} * {row}"

@@ -505,6 +505,12 @@ def run_time_window(d: ParamDyn, start: int | None, stop: int | None, step: int,
         )
     if start in (None, 0) and stop is None:
         return d, Comp(0)
+    if (start is None or start >= 0) and (stop is None or stop < 0):  # max(n - a - b, 0) rows from a
+        a, b = start or 0, stop or 0
+        if a - b < WINDOW_CONSTANTS:
+            dt = INT32
+            s_e = ir.Bin("min", const(a, dt), cast(d.e, dt), dt) if a else const(0, dt)
+            return d.shifted(b - a), Comp(0, 0, 1, off=Ix(s_e, min(a, d.lo), min(a, d.hi)))
     if any(b is not None and abs(b) >= WINDOW_CONSTANTS for b in (start, stop)):
         raise Reject(
             line,
@@ -531,8 +537,8 @@ def run_time_window(d: ParamDyn, start: int | None, stop: int | None, step: int,
     s_e, e_e = clip_e(start, const(0, dt)), clip_e(stop, n_e)
     len_e = ir.Bin("max", ir.Bin("sub", e_e, s_e, dt), const(0, dt), dt)
     starts = [clip(start, n, 0) for n in (d.lo, d.hi)]
-    key = ("window", d.reg, tuple(length(n) for n in range(1, min(d.hi, WINDOW_CONSTANTS + 2) + 1)))
-    hi = max(length(n) for n in (*range(d.lo, min(d.hi, WINDOW_CONSTANTS + 2) + 1), d.hi))
+    key = ("window", d.key, tuple(length(n) for n in range(1, min(d.hi, WINDOW_CONSTANTS + 2) + 1)))
+    hi = max(length(n) for n in (*range(max(d.lo, 1), min(d.hi, WINDOW_CONSTANTS + 2) + 1), d.hi))
     if hi == 0:
         raise Reject(line, f"{what} is always empty (a kernel has no empty arrays)")
     return Dyn(len_e, hi, key), Comp(0, 0, 1, off=Ix(s_e, min(starts), max(starts)))

@@ -307,7 +307,7 @@ class Reductions:
         """Statements reducing every element of `a`, and the expression of the result."""
         if a.sel is not None and kind in SELECTION_REDUCTIONS:  # a mask's selection: over the mask
             return self.reduce_selection(kind, a, rdt, line, what, ddof)
-        held = all(not isinstance(d, Dyn) or isinstance(d, ParamDyn) for d in a.shape)  # never empty
+        held = all(not isinstance(d, Dyn) or (isinstance(d, ParamDyn) and d.lo >= 1) for d in a.shape)
         if has_dyn(a.shape) and kind != "sum" and not held:
             return self.reduce_run_time(kind, a, rdt, line, what)
         count = element_count(a.shape, rdt) if rdt.is_float else None

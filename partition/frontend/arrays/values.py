@@ -89,20 +89,30 @@ class CountDyn(Dyn):
 
 class ParamDyn(Dyn):
     """The leading length of an array argument called with several lengths: a kernel register
-    (`ir.Param.dyn`) the host sets from the argument's shape at every call. Unlike a slice's
-    run-time length it holds for the whole call, so names may hold such arrays and a kernel
-    may return them. `lo` is the shortest length profiled (the host hands shorter calls to
-    the CPU); `hi` the longest the kernel takes (what storage takes)."""
+    (`ir.Param.dyn`) the host sets from the argument's shape at every call, or that length
+    plus a constant `off` <= 0 clipped at 0 (`x[1:]`, `np.diff(x)`: max(n + off, 0) rows).
+    Unlike a slice's run-time length it holds for the whole call, so names may hold such
+    arrays and a kernel may return them. `lo` is the shortest it can be (the host takes any
+    register value from 1); `hi` the longest the kernel takes (what storage takes)."""
 
-    def __init__(self, reg: str, dt: DType, lo: int, hi: int):
-        object.__setattr__(self, "e", ir.Var(reg, dt))
-        object.__setattr__(self, "hi", hi)
-        object.__setattr__(self, "lo", lo)
-        object.__setattr__(self, "key", ("dim", reg))
+    def __init__(self, reg: str, dt: DType, lo: int, hi: int, off: int = 0):
+        e: ir.Expr = ir.Var(reg, dt)
+        if off:
+            e = ir.Bin("max", ir.Bin("add", e, const(off, dt), dt), const(0, dt), dt)
+        object.__setattr__(self, "e", e)
+        object.__setattr__(self, "hi", hi + off)
+        object.__setattr__(self, "lo", max(lo + off, 0))
+        object.__setattr__(self, "off", off)
+        object.__setattr__(self, "reg_lo", lo)
+        object.__setattr__(self, "key", ("dim", reg, off) if off else ("dim", reg))
 
     @property
     def reg(self) -> str:
         return self.key[1]
+
+    def shifted(self, c: int) -> ParamDyn:
+        """The length max(this + c, 0) for c <= 0 (this length is never negative)."""
+        return ParamDyn(self.reg, self.e.dtype, self.reg_lo, self.hi - self.off, self.off + c)
 
     def te(self) -> TE:
         """The length as the Python int `len()` gives."""
