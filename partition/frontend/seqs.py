@@ -395,6 +395,15 @@ class SeqBuilder:
         """An array, a list, a row of one or a slice with constant bounds: its elements (or rows)."""
         shape = self.static_shape(node, line)
         n = shape[0]
+        if not isinstance(n, int) and isinstance(node, ast.Name):  # a run-time length: len(x) rows
+            length = loc(ast.Call(name_of("len"), [copy.deepcopy(node)], []), node)
+            return Seq(
+                length,  # type: ignore[arg-type]
+                None,
+                lambda k: ast.Subscript(copy.deepcopy(node), k, ast.Load()),
+                n.lo >= 1,
+                rank=len(shape) - 1,
+            )
         seq = Seq(ast.Constant(n), n, lambda k: k, n > 0, rank=len(shape) - 1)
         if isinstance(node, ast.Subscript):
             base, parts = (
