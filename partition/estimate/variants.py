@@ -48,17 +48,20 @@ only sees real trade-offs; ``base`` is always kept.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from partition import ir
 from partition.boards import RESOURCES, Board
+from partition.dtypes import BOOL, DType
 from partition.estimate.model import Estimate, estimate_kernel
 from partition.estimate.schedule import KernelSchedule, flat_affine, has_jumps
 
 BASE = "base"
 UNROLL_FACTORS = (2, 4)
+FULL_UNROLL_MAX = 32  # innermost loops of up to this many (constant) iterations may unroll whole
 MAX_PARTITION = 64  # banks of one array beyond which an unroll variant is not offered
 
 
@@ -228,6 +231,7 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
     """
 
     inner = innermost_loops(kernel)
+    flags: dict[str, ir.DType] = {}  # bool temporaries of `_flags_ored`
 
     def walk(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
         out: list[ir.Stmt] = []
@@ -235,11 +239,19 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
             if isinstance(s, ir.For) and s.label in factors:
                 u = factors[s.label]
                 trip = _trip(s)
-                if trip is None or not unrollable(kernel, s, u) or s not in inner:
+                # a loop unrolled whole may hold loops unrolled whole themselves (a 3 x 3 window)
+                inside = walk(s.body) if u == trip else s.body
+                nested = any(isinstance(x, ir.For) for x in ir.walk_stmts(inside))
+                if trip is None or not unrollable(kernel, s, u) or (s not in inner and (u != trip or nested)):
                     raise ValueError(f"loop {s.label} cannot be unrolled by {u}")
+                s = replace(s, body=inside)
                 vdt = kernel.scalars.get(s.var, s.start.dtype)
                 body: list[ir.Stmt] = []
                 for m in range(u):
+                    if u == trip:  # whole: no loop left, copy m sees its constant (the loop around pipelines)
+                        value = ir.Const(int(s.start.value) + m * s.step, vdt)
+                        body.extend(_subst_stmt(x, s.var, value) for x in s.body)
+                        continue
                     if m == 0:
                         body.extend(s.body)
                         continue
@@ -253,7 +265,13 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                         cond = ir.Cmp("lt" if s.step > 0 else "gt", off, ir.Const(int(s.stop.value), vdt))
                         copy = [ir.If(cond, copy, [], s.line)]
                     body.extend(copy)
-                out.append(replace(s, step=s.step * u, body=body, trip_max=math.ceil(trip / u)))
+                body = _reassociated(body, u)
+                if kernel.status is not None:
+                    body = _flags_ored(body, kernel.status, s.label, flags)
+                if u == trip:
+                    out.extend(body)
+                else:
+                    out.append(replace(s, step=s.step * u, body=body, trip_max=math.ceil(trip / u)))
                 if _reads_outside(kernel, s, s.var):
                     # after the loop the variable holds the last value of the range, as in Python
                     last = int(s.start.value) + (trip - 1) * s.step
@@ -266,7 +284,92 @@ def unroll_kernel(kernel: ir.Kernel, factors: dict[str, int]) -> ir.Kernel:
                 out.append(s)
         return out
 
-    return replace(kernel, body=walk(kernel.body))
+    body = walk(kernel.body)
+    return replace(kernel, body=body, scalars={**kernel.scalars, **flags})
+
+
+def _flags_ored(body: list[ir.Stmt], status: str, label: str, flags: dict[str, DType]) -> list[ir.Stmt]:
+    """An unrolled body's checks that set the fallback status (`if c: status = 1`, one per copy)
+    as flags computed where the checks stood and one `if f0 | f1 | ...: status = 1` after them:
+    the status is only ever set, never read in the body, so this is the same, and the copies'
+    checks no longer chain through it (a chain the loop around would carry from one iteration
+    to the next)."""
+
+    def is_check(x: ir.Stmt) -> bool:
+        return (
+            isinstance(x, ir.If)
+            and not x.orelse
+            and len(x.then) == 1
+            and isinstance(x.then[0], ir.Assign)
+            and x.then[0].var == status
+        )
+
+    checks = [x for x in body if is_check(x)]
+    if len(checks) < 2 or any(
+        isinstance(v, ir.Var) and v.name == status
+        for x in body
+        for e in ir.stmt_exprs(x)
+        for v in ir.walk_expr(e)
+    ):
+        return body
+    out: list[ir.Stmt] = []
+    names = []
+    for x in body:
+        if is_check(x):
+            name = f"{status}_{label}_{len(names)}"
+            flags[name] = BOOL
+            names.append(name)
+            out.append(ir.Assign(name, x.cond if x.cond.dtype == BOOL else ir.Cast(x.cond, BOOL), x.line))  # type: ignore[union-attr]
+        else:
+            out.append(x)
+    terms: list[ir.Expr] = [ir.Var(n, BOOL) for n in names]
+    while len(terms) > 1:
+        terms = [
+            ir.Logic("lor", terms[k], terms[k + 1], BOOL) if k + 1 < len(terms) else terms[k]
+            for k in range(0, len(terms), 2)
+        ]
+    out.append(ir.If(terms[0], [checks[0].then[0]], [], checks[0].line))  # type: ignore[union-attr]
+    return out
+
+
+def _accumulation(s: ir.Stmt) -> tuple[str, ir.Expr] | None:
+    """(v, X) for `v = v + X` (or `X + v`) on integers, X not reading v."""
+    if not (isinstance(s, ir.Assign) and isinstance(s.value, ir.Bin) and s.value.op == "add"):
+        return None
+    e = s.value
+    if not e.dtype.is_int:
+        return None
+    for acc, term in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if acc == ir.Var(s.var, e.dtype) and not any(
+            isinstance(x, ir.Var) and x.name == s.var for x in ir.walk_expr(term)
+        ):
+            return s.var, term
+    return None
+
+
+def _reassociated(body: list[ir.Stmt], u: int) -> list[ir.Stmt]:
+    """The u copies of an unrolled body that each add one term to an integer accumulator
+    (`acc = acc + x[i] * h[i]`) as one addition of the terms' balanced sum: integer addition
+    wraps, so any order gives the same bits, and the loop-carried chain is one adder instead
+    of u (an unrolled reduction runs at one iteration a cycle). Only the last u statements are
+    merged, and only when they are such consecutive additions (nothing else runs between them);
+    other bodies stay as they are."""
+    pre = body[: len(body) - u] if len(body) > u else []
+    copies = body[len(pre) :]
+    if len(copies) != u or u < 2:
+        return body
+    found = [_accumulation(c) for c in copies]
+    if any(f is None for f in found) or len({f[0] for f in found}) != 1:  # type: ignore[index]
+        return body
+    terms = [f[1] for f in found]  # type: ignore[index]
+    dt = copies[0].value.dtype  # type: ignore[union-attr]
+    while len(terms) > 1:
+        terms = [
+            ir.Bin("add", terms[k], terms[k + 1], dt) if k + 1 < len(terms) else terms[k]
+            for k in range(0, len(terms), 2)
+        ]
+    v = found[0][0]  # type: ignore[index]
+    return [*pre, ir.Assign(v, ir.Bin("add", ir.Var(v, dt), terms[0], dt), copies[0].line)]  # type: ignore[union-attr]
 
 
 def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...]]]:
@@ -283,7 +386,7 @@ def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...]]]:
 
 def _banks(stride: int, u: int, size: int) -> int | None:
     """Smallest cyclic factor F (a multiple of u) that puts u consecutive copies in u banks."""
-    f = u
+    f = 1 << (u - 1).bit_length()  # banks come in powers of two
     while f <= min(size, MAX_PARTITION):
         if len({(m * stride) % f for m in range(u)}) == u:
             return f
@@ -291,12 +394,17 @@ def _banks(stride: int, u: int, size: int) -> int | None:
     return None
 
 
-def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, int]] | None:
-    """(loop label -> u, array -> cyclic factor) for unrolling by u, or None when no loop qualifies."""
+def unroll_plan(kernel: ir.Kernel, factor: int | None) -> tuple[dict[str, int], dict[str, int]] | None:
+    """(loop label -> factor, array -> cyclic factor) for unrolling innermost loops by `factor`
+    (None: whole, each loop of 3 to FULL_UNROLL_MAX constant iterations inside another loop,
+    which then pipelines over the copies), or None when no loop qualifies."""
+    if factor is None:
+        return whole_plan(kernel)
     loops = {}
     need: dict[str, int] = {}
     refused: set[str] = set()
     for s in innermost_loops(kernel):
+        u = factor
         if not unrollable(kernel, s, u):
             continue
         loops[s.label] = u
@@ -316,6 +424,87 @@ def unroll_plan(kernel: ir.Kernel, u: int) -> tuple[dict[str, int], dict[str, in
     if not loops:
         return None
     return loops, {a: f for a, f in sorted(need.items()) if a not in refused}
+
+
+def _whole_nest(kernel: ir.Kernel, s: ir.For) -> list[ir.For] | None:
+    """The loops of nest `s` (itself first) when it can be unrolled whole: constant trips, no
+    jumps, each loop unrollable, at most FULL_UNROLL_MAX copies of the innermost body."""
+    nest = [s, *(x for x in ir.walk_stmts(s.body) if isinstance(x, ir.For))]
+    copies = 1
+    for loop in nest:
+        trip = _trip(loop)
+        if trip is None or trip < 2 or has_jumps(loop.body) or not unrollable(kernel, loop, trip):
+            return None
+        copies *= trip
+    return nest if 2 < copies <= FULL_UNROLL_MAX else None
+
+
+def _bank_factor(offsets: list[int], size: int) -> int:
+    """The cyclic factor (a power of two up to MAX_PARTITION and the array's size) that spreads
+    the addresses one iteration reads most evenly (the fewest on one bank; the smaller factor on
+    a tie); 1 when none beats one bank."""
+    distinct = set(offsets)  # one address read twice is one read
+    best, load = 1, len(distinct)
+    f = 2
+    while f <= min(size, MAX_PARTITION):
+        most = max(Counter(o % f for o in distinct).values())
+        if most < load:
+            best, load = f, most
+        f *= 2
+    return best
+
+
+def whole_plan(kernel: ir.Kernel) -> tuple[dict[str, int], dict[str, int]] | None:
+    """(loop label -> its trip, array -> cyclic factor) for unrolling whole each outermost small
+    loop nest inside another loop (a 32-tap filter's taps, a 3 x 3 window): the loop around it
+    then pipelines over all the copies, each array partitioned so that its accesses of one
+    iteration fall on as few banks as possible. None when no nest qualifies."""
+    loops: dict[str, int] = {}
+    need: dict[str, int] = {}
+
+    def visit(stmts: list[ir.Stmt], inside: bool) -> None:
+        for s in stmts:
+            if isinstance(s, ir.For):
+                nest = _whole_nest(kernel, s) if inside else None
+                if nest is None:
+                    visit(s.body, True)
+                    continue
+                for loop in nest:
+                    loops[loop.label] = _trip(loop) or 0
+                for array, offsets in _nest_offsets(kernel, nest).items():
+                    size = math.prod(kernel.array_shape(array)) or 1
+                    f = _bank_factor(offsets, size)
+                    if f > 1:
+                        need[array] = max(need.get(array, 1), f)
+            elif isinstance(s, ir.If):
+                visit(s.then, inside)
+                visit(s.orelse, inside)
+
+    visit(kernel.body, False)
+    if not loops:
+        return None
+    return loops, dict(sorted(need.items()))
+
+
+def _nest_offsets(kernel: ir.Kernel, nest: list[ir.For]) -> dict[str, list[int]]:
+    """For each array the nest accesses affinely in its variables: the flat offsets of those
+    accesses over all the nest's copies (the rest of each address is common to them)."""
+    out: dict[str, list[int]] = {}
+    values = [[int(loop.start.value) + m * loop.step for m in range(_trip(loop) or 0)] for loop in nest]  # type: ignore[union-attr]
+    for array, index in _accesses(nest[0].body):
+        shape = kernel.array_shape(array)
+        coefs = []
+        for loop in nest:
+            aff = flat_affine(index, shape, loop.var)
+            if aff is None:
+                break
+            coefs.append(aff[0])
+        else:
+            offs = [0]
+            for c, vals in zip(coefs, values):
+                offs = [o + c * v for o in offs for v in vals]
+            out.setdefault(array, []).extend(offs)
+    return out
 
 
 # ----------------------------------------------------------------------------- estimates
@@ -352,14 +541,16 @@ def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[
     inner = innermost_loops(kernel)
     if inner:
         out.append(Directives("seq", sequential=tuple(sorted(s.label for s in inner))))
-    for u in UNROLL_FACTORS if inner else ():
+    for u in (*UNROLL_FACTORS, None) if inner else ():
         plan = unroll_plan(kernel, u)
         if plan is None:
             continue
         loops, parts = plan
         out.append(
             Directives(
-                f"unroll{u}", unroll=tuple(sorted(loops.items())), partition=tuple(sorted(parts.items()))
+                f"unroll{u}" if u else "unrollall",
+                unroll=tuple(sorted(loops.items())),
+                partition=tuple(sorted(parts.items())),
             )
         )
     wide = 0 if board is None else int(board.interface["hp_axi_bits"])

@@ -153,6 +153,14 @@ class Indexing:
             return []
         return [(key, lo, hi)]
 
+    def fact_lower_bound(self, node: ast.expr, line: int) -> int:
+        """The least value of the Python int expression `node` from the facts known here about
+        its names (loop variables' ranges, guards), as a sum of terms; INT64's least if none."""
+        try:
+            return self.arr.linear(node, "an index", line).interval()[0]
+        except Reject:
+            return INT64.min
+
     def index(self, node: ast.expr, dim: int, line: int) -> ir.Expr:
         return self.index_of(self.expr(node), node, dim, line)
 
@@ -168,6 +176,8 @@ class Indexing:
         if isinstance(dim, ParamDyn):
             return self.run_time_index(te, node, dim, line)
         lo, hi = range_of(te.pt)
+        if lo < 0 and isinstance(te.pt, PyInt):  # `x[n - k]` inside loops that keep n >= k
+            lo = max(lo, self.fact_lower_bound(node, line))
         e = te.e
         if e.dtype.kind == "uint" or lo >= 0:
             return e

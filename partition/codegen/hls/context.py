@@ -33,6 +33,7 @@ class KernelView:
         self.k = kernel
         self.bus_bits = bus_bits
         self.pragmas = Pragmas(directives)
+        self.pragmas.know(kernel.body)
         src = kernel.source_file
         if src and PurePath(src).is_absolute():
             src = PurePath(src).name

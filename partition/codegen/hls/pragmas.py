@@ -15,8 +15,15 @@ from typing import Any
 from partition import ir
 
 
-def _has_loop(body: list[ir.Stmt]) -> bool:
-    return any(isinstance(s, ir.For) for s in ir.walk_stmts(body))
+def _has_loop(body: list[ir.Stmt], whole: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """A loop inside `body` other than those unrolled whole (`whole`: their labels)."""
+    return any(isinstance(s, ir.For) and s.label not in whole for s in ir.walk_stmts(body))
+
+
+def _trip(s: ir.For) -> int | None:
+    if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)):
+        return None
+    return len(range(int(s.start.value), int(s.stop.value), s.step))
 
 
 def _breaks_out(body: list[ir.Stmt]) -> bool:
@@ -37,12 +44,21 @@ class Pragmas:
         self.sequential = set(d.get("sequential", ()))
         self.unroll = {str(k): int(v) for k, v in d.get("unroll", {}).items()}
         self.partition = {str(k): int(v) for k, v in d.get("partition", {}).items()}
+        self.whole: set[str] = set()  # loops unrolled whole (their factor is their trip count)
+
+    def know(self, body: list[ir.Stmt]) -> None:
+        """Which unrolled loops of the kernel `body` are unrolled whole."""
+        for s in ir.walk_stmts(body):
+            if isinstance(s, ir.For) and s.label in self.unroll and self.unroll[s.label] == _trip(s):
+                self.whole.add(s.label)
 
     def loop(self, s: ir.For) -> list[str]:
         """Innermost loops are pipelined (or not, or unrolled, per the variant); a trip count where
         bounds vary or a break can leave early."""
         pragmas = []
-        if not _has_loop(s.body):
+        if s.label in self.whole:  # unrolled whole: the loop around it pipelines over the copies
+            pragmas.append("UNROLL")
+        elif not _has_loop(s.body, self.whole):
             pragmas.append("PIPELINE off" if s.label in self.sequential else "PIPELINE")
             if s.label in self.unroll:
                 pragmas.append(f"UNROLL factor={self.unroll[s.label]}")
