@@ -10,6 +10,7 @@ behaviour) and must PASS; corrupted vectors must make it FAIL.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -1065,9 +1066,11 @@ def test_run_hls_tcl(built: dict[str, Built]) -> None:
         "csynth_design",
         "cosim_design",
         "export_design -format ip_catalog -rtl verilog",
+        "config_interface -m_axi_addr64=1",  # the register map's 64-bit pointers, pinned
     ):
         assert line in tcl.splitlines(), line
     assert "set include_dir [file normalize [file join $task_dir ../include]]" in tcl
+    assert "older than 2022.2" in tcl and "2020.2" not in tcl  # the floor the pragma forms need
 
 
 def test_clock_and_part_in_tcl() -> None:
@@ -1216,3 +1219,15 @@ def test_bad_part_clock_and_vectors() -> None:
         generate_hls(simple_kernel(), [good_vector()], part="xc7z020clg400-1", clock_mhz=0)
     with pytest.raises(PartitionError, match="no test vectors"):
         generate_hls(simple_kernel(), [], part="xc7z020clg400-1", clock_mhz=100)
+
+
+@pytest.mark.skipif(shutil.which("tclsh") is None, reason="needs tclsh")
+def test_run_hls_tcl_refuses_releases_before_the_pragma_forms(built: dict[str, Built], tmp_path) -> None:
+    """Run under plain tclsh: an older release stops with the reason before any HLS command;
+    a recent one passes the check (and then fails on open_project, which tclsh lacks)."""
+    script = tmp_path / "run_hls.tcl"
+    script.write_bytes(built["intops"].files["run_hls.tcl"])
+    for release, stops in (("2021.1", True), ("2022.1", True), ("2022.2", False), ("2024.2", False)):
+        env = {**os.environ, "XILINX_HLS": f"/tools/Xilinx/Vitis_HLS/{release}"}
+        r = subprocess.run(["tclsh", str(script)], capture_output=True, text=True, env=env, timeout=30)
+        assert (r.returncode == 2 and "older than 2022.2" in r.stderr) == stops, (release, r.stderr)

@@ -91,6 +91,12 @@ def check_overlay_binding_and_scalar_registers():
     assert model.starts == 1
     st = rt.kernel("resize").stats
     assert (st.calls, st.fallbacks) == (1, 0)
+    # the next call writes only the registers whose value changed, then ap_start
+    dev.log.clear()
+    assert rt["resize"](480, 640, 120, -320) is None
+    writes = [(a - IP_BASE, v) for op, a, v in dev.log if op == "w" and IP_BASE <= a < IP_BASE + IP_RANGE]
+    assert writes == [(0x20, 120), (0x00, 1)], writes
+    assert model.starts == 2 and (st.calls, st.fallbacks) == (2, 0)
     # a value that does not fit the 32-bit register runs on the CPU, with no register traffic
     dev.log.clear()
     assert rt["resize"](2**40, 1, 1, 1) is None
