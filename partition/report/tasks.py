@@ -149,7 +149,8 @@ def kernel_details(plan_data: dict[str, Any]) -> list[dict[str, Any]]:
                     derived_from=[f"{p}.estimate.cycles", f"{p}.estimate.clock_mhz"],
                 ),
                 "overhead": seconds_fig(pc["overhead_s"], f"{p}.per_call.overhead_s"),
-                "mmio": f"{pc['mmio_writes']} register writes, {pc['mmio_reads']} reads, "
+                "mmio": f"{pc['mmio_writes']} register writes a call "
+                f"(the first {pc.get('mmio_writes_first', pc['mmio_writes'])}), {pc['mmio_reads']} reads, "
                 f"{pc['buffers']} buffer syncs",
                 "source": e.get("source", "model"),
                 "resources": [(RESOURCE_NAMES[r], count_fig(e[r], f"{p}.estimate.{r}")) for r in RESOURCES],
