@@ -356,7 +356,10 @@ def markdown(rows: list[dict]) -> str:
         "(hottest first, moved only when that lowers the objective); local search (`partition.solve.local_search`: "
         f"first-improvement single moves, a task CPU <-> FPGA or its variant, from {LS_RESTARTS} random feasible "
         f"starts, seed {LS_SEED}; *LS seeds at the ILP's value*: for how many of seeds 0-{LS_SEEDS - 1} it reaches the ILP's "
-        "value, i.e. how much the column's result owes to the seed). Every choice is valued by `partition.plan.objective_of`. *ILP saves*: how much "
+        "value, i.e. how much the column's result owes to the seed). Every choice is valued by `partition.plan.objective_of`. "
+        "The ILP column is solved as `partition plan` solves it by default (`--solver auto`: CBC, and CP-SAT for "
+        "makespan where installed, which proves makespan plans of many tasks that CBC does not; the solver of "
+        "each row is in baselines.json). *ILP saves*: how much "
         "lower the ILP's prediction is than the best baseline's. Produced by `benchmarks/bench_baselines.py`; "
         "it fails if a proven-optimal plan is worse than a baseline.",
         "",
@@ -395,7 +398,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reprofile", action="store_true", help="profile the apps anew and save the profiles")
     ap.add_argument("--objectives", nargs="+", default=list(OBJECTIVES), choices=OBJECTIVES)
     ap.add_argument("--max-util", type=float, nargs="+", default=list(UTILS))
-    ap.add_argument("--solver", default="cbc", choices=["cbc", "highs"])
+    ap.add_argument(
+        "--solver",
+        default="auto",
+        choices=["auto", "cbc", "highs"],
+        help="auto (default): what `partition plan` uses, CP-SAT for makespan where installed, else CBC",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = ap.parse_args(argv)
     rows = bench(args.examples, args.apps, args.objectives, args.max_util, args.solver, args.reprofile)
