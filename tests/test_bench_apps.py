@@ -15,7 +15,7 @@ import random
 import pytest
 
 from benchmarks.apps import DIR, NAMES, PROFILES
-from benchmarks.bench_baselines import all_fpga_that_fits, greedy_hot_first
+from benchmarks.bench_baselines import LS_RESTARTS, LS_SEED, all_fpga_that_fits, greedy_hot_first
 from partition.boards import load_board
 from partition.plan import Options, objective_of, prepare, solve_prepared, translate_all
 from partition.profile.model import load_profile
@@ -124,6 +124,24 @@ def test_the_board_changes_the_answer() -> None:
         objective_of(p, x, {"measure": kv.variant["measure"], "apply_gain": v.name}) for v in gain.options()
     )
     assert kv.objective_s < worse < kv.objective_s + 3 * gain.cpu_s  # close: within 3x its CPU time
+
+
+@pytest.mark.parametrize(
+    ("app", "board", "kernels"),
+    [("machine_monitor", "pynq-z2", 16), ("web_inspection", "kv260", 10), ("ecg_qrs", "kv260", 14)],
+)
+def test_many_kernels_compete_for_block_ram(app: str, board: str, kernels: int) -> None:
+    """A packing of many close kernels: the ILP beats hottest-first and random-restart local search."""
+    p, sol = plan(app, board)
+    assert len(p.tasks) == kernels  # every stage translated
+    assert sol.status == "Optimal"
+    bram = sum(min(v.resources["bram18"] for v in t.options()) for t in p.tasks)
+    assert bram > 2 * p.budget["bram18"]  # well under half of them fit
+    assert 3 <= len(on_fpga(sol)) < kernels
+    greedy = objective_of(p, *greedy_hot_first(p))
+    ls = local_search(p, objective_of, restarts=LS_RESTARTS, seed=LS_SEED)
+    for other in (greedy, ls.objective_s, objective_of(p, *all_fpga_that_fits(p))):
+        assert sol.objective_s < other < 1.5 * sol.objective_s  # close, and the ILP better
 
 
 def _random_problem(rng: random.Random, n: int) -> Problem:

@@ -15,4 +15,9 @@ PROFILES = DIR / "profiles"
 NAMES = tuple(sorted(p.stem for p in DIR.glob("*.py") if p.name != "__init__.py"))
 
 # boards each app is planned for (the first is the one it is tuned for); default: pynq-z2 only
-BOARDS = {"loudness": ("pynq-z2", "kv260")}
+BOARDS = {
+    "ecg_qrs": ("pynq-z2", "kv260", "ultra96v2"),
+    "loudness": ("pynq-z2", "kv260"),
+    "machine_monitor": ("pynq-z2", "kv260", "ultra96v2"),
+    "web_inspection": ("pynq-z2", "kv260"),
+}
