@@ -275,6 +275,13 @@ class Interpreter:
             raise _Break()
         elif isinstance(s, ir.Continue):
             raise _Continue()
+        elif isinstance(s, ir.Copy):
+            row, n = int(self.eval(s.row)), int(self.eval(s.count))
+            dram, buf = self.arrays[s.array], self.arrays[s.buffer]
+            if s.direction == "in":
+                buf[:n] = dram[row : row + n]
+            else:
+                dram[row : row + n] = buf[:n]
         elif isinstance(s, ir.Return):
             if s.value is not None:
                 self.ret = cast_value(self.eval(s.value), s.value.dtype, self.k.ret or s.value.dtype)

@@ -227,7 +227,26 @@ class Return:
     line: int = 0
 
 
-Stmt = Assign | Store | For | If | Break | Continue | Return
+@dataclass
+class Copy:
+    """Rows of an array parameter in DDR moved to or from a tile buffer on chip (tiling,
+    `partition.estimate.tiling`): direction "in" copies rows `row` .. `row + count - 1` of
+    `array` into rows 0 .. count - 1 of the local `buffer` (a `LocalArray` whose `tile_of`
+    names `array`), "out" copies them back. Rows are the leading dimension; `count` is never
+    negative and the rows lie inside the array (the tiling clamps them). `rows_max` bounds
+    `count` for the estimate, as `For.trip_max` bounds a loop. An array that is tiled
+    (`Param.tiled`) is touched by nothing else: it has no whole buffer on chip."""
+
+    buffer: str
+    array: str
+    row: Expr
+    count: Expr
+    direction: str
+    rows_max: int
+    line: int = 0
+
+
+Stmt = Assign | Store | For | If | Break | Continue | Return | Copy
 
 # --------------------------------------------------------------------- kernel
 
@@ -270,6 +289,7 @@ class Param:
     field: str | None = None
     dyn: str = ""
     dyn_offset: int = 0
+    tiled: bool = False  # moved only by `Copy` statements, a tile at a time: no whole buffer
 
     @property
     def size(self) -> int:
@@ -319,6 +339,7 @@ class LocalArray:
     dtype: DType
     shape: tuple[int, ...]
     init: list[int | float | bool] | None = None
+    tile_of: str = ""  # the tile buffer of this tiled array parameter (laid out as its buffer)
 
     @property
     def size(self) -> int:
@@ -453,6 +474,8 @@ def stmt_exprs(s: Stmt) -> list[Expr]:
         return [s.cond]
     if isinstance(s, Return):
         return [s.value] if s.value is not None else []
+    if isinstance(s, Copy):
+        return [s.row, s.count]
     return []
 
 
@@ -497,6 +520,7 @@ _NODES = {
         Break,
         Continue,
         Return,
+        Copy,
         Param,
         StructArg,
         LocalArray,
@@ -510,6 +534,8 @@ _OMIT_DEFAULT = {
     ("Param", "field"): None,
     ("Param", "dyn"): "",
     ("Param", "dyn_offset"): 0,
+    ("Param", "tiled"): False,
+    ("LocalArray", "tile_of"): "",
     ("Kernel", "structs"): {},
     ("Kernel", "status"): None,
     ("Kernel", "method"): {},

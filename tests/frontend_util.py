@@ -156,32 +156,46 @@ def check_close(fn, calls, app_dir: Path | None = None):
     return k
 
 
+def hls_headers(tmp_path: Path) -> None:
+    """partition_ops.h and partition_math.h in tmp_path/include, where generated task folders
+    under tmp_path find them ("../include")."""
+    import shutil
+
+    from partition.resources import resource_dir
+
+    (tmp_path / "include").mkdir(exist_ok=True)
+    for header in ("partition_ops.h", "partition_math.h"):
+        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
+
+
+def write_files(folder: Path, files: dict[str, bytes]) -> Path:
+    for rel, data in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    return folder
+
+
 def csim_pass(tmp_path: Path, cases: dict) -> None:
     """Each (function, calls) of `cases` translated, its Vitis HLS C++ compiled (UBSan on,
     warnings as errors) and run against Python's results: every vector must pass."""
-    import shutil
     from concurrent.futures import ThreadPoolExecutor
 
     from test_frontend_numpy import _build_and_run
 
     from partition.codegen import generate_hls
     from partition.frontend import Rejected, translate
-    from partition.resources import resource_dir
     from partition.vectors import kernel_vectors
 
     app_dir = Path(__file__).parent
-    (tmp_path / "include").mkdir()
-    for header in ("partition_ops.h", "partition_math.h"):
-        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
+    hls_headers(tmp_path)
     for name, (fn, calls) in cases.items():
         fp = profile_calls(fn, calls, app_dir)
         k = translate(fp, app_dir)
         assert not isinstance(k, Rejected), k.reason
         k.name = name
-        files = generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
-        for rel, data in files.items():
-            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
-            (tmp_path / name / rel).write_bytes(data)
+        write_files(
+            tmp_path / name, generate_hls(k, kernel_vectors(k, fp), part="xc7z020clg400-1", clock_mhz=100.0)
+        )
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = dict(zip(cases, pool.map(lambda t: _build_and_run(tmp_path / t, t), cases)))
     for name, (build, run) in results.items():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import profile_calls
+from frontend_util import hls_headers, profile_calls, write_files
 
 from partition.boards import load_board
 from partition.estimate.variants import candidate_directives, estimate_variant, unroll_kernel
@@ -130,11 +130,8 @@ def test_csim_of_the_variant(tmp_path):
     from test_frontend_numpy import _build_and_run
 
     from partition.codegen import generate_hls
-    from partition.resources import resource_dir
 
-    (tmp_path / "include").mkdir()
-    for header in ("partition_ops.h", "partition_math.h"):
-        shutil.copy(resource_dir("hls") / header, tmp_path / "include" / header)
+    hls_headers(tmp_path)
     board = load_board("pynq-z2")
     for name in sorted(CASES):
         k, vectors = kernel_of(name)
@@ -142,8 +139,5 @@ def test_csim_of_the_variant(tmp_path):
         files = generate_hls(k, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json())
         text = files[f"{name}.cpp"].decode()
         assert "#pragma HLS UNROLL\n" in text and "ARRAY_PARTITION" in text
-        for rel, data in files.items():
-            (tmp_path / name / rel).parent.mkdir(parents=True, exist_ok=True)
-            (tmp_path / name / rel).write_bytes(data)
-        build, run = _build_and_run(tmp_path / name, name)
+        build, run = _build_and_run(write_files(tmp_path / name, files), name)
         assert build.returncode == 0 and run is not None and run.returncode == 0, (name, build.stderr[-2000:])

@@ -91,6 +91,8 @@ def _transfers(kernel: ir.Kernel, bus_bits: int, rd_lat: int, wr_lat: int) -> li
     dma = (("load", ("in", "inout"), rd_lat), ("store", ("out", "inout"), wr_lat))
     transfers = []
     for p in kernel.arrays:
+        if p.tiled:  # moved a tile at a time inside compute (its copies' cycles are compute's)
+            continue
         what = {"array": p.name}
         if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
             phase = "stream-in" if p.direction == "in" else "stream-out"
@@ -114,6 +116,7 @@ def estimate_kernel(
     sequential: frozenset[str] = frozenset(),
     bus_bits: int | None = None,
     schedule: KernelSchedule | None = None,
+    typical: ir.Kernel | None = None,
 ) -> Estimate:
     """Model estimate of one call of `kernel` on `board` (variant "base").
 
@@ -122,37 +125,38 @@ def estimate_kernel(
     kernel_axi_bits); partition.estimate.variants sets them and names the variant.
     `schedule`: the schedule of `kernel` with those knobs when the caller has made it
     already (the RTL backend, whose schedule tells its datapath builder); it is not made
-    again."""
+    again. `typical`: the kernel a typical call runs, when the variant made it from
+    `lengths.typical_loops` of the kernel before transforming it (default: of `kernel`)."""
     if bus_bits is None:
         bus_bits = int(board.interface["kernel_axi_bits"])
-    sched = (
-        schedule
-        if schedule is not None
-        else schedule_kernel(
-            kernel, board.family, board.pl_mhz, bus_bits=bus_bits, banks=array_banks, sequential=sequential
-        )
-    )
-    notes = list(sched.notes)
-    timed = sched
-    if kernel.lengths:  # run-time lengths: a call at the typical length (partition.estimate.lengths)
-        timed = schedule_kernel(
-            lengths.typical_loops(kernel),
+    latency = ddr_latency(board)
+
+    def scheduled(k: ir.Kernel) -> KernelSchedule:
+        return schedule_kernel(
+            k,
             board.family,
             board.pl_mhz,
             bus_bits=bus_bits,
             banks=array_banks,
             sequential=sequential,
+            ddr_latency=latency,
         )
+
+    sched = schedule if schedule is not None else scheduled(kernel)
+    notes = list(sched.notes)
+    timed = sched
+    if kernel.lengths:  # run-time lengths: a call at the typical length (partition.estimate.lengths)
+        timed = scheduled(typical if typical is not None else lengths.typical_loops(kernel))
         notes.append(lengths.note(kernel) or "")
 
     # ---- cycles
-    rd_lat = int(board.interface["ddr_read_latency_cycles"])
-    wr_lat = int(board.interface["ddr_write_latency_cycles"])
+    rd_lat, wr_lat = latency
     transfers = _transfers(kernel, bus_bits, rd_lat, wr_lat)
     load_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("load", "stream-in"))
     store_cycles = sum(t["cycles"] for t in transfers if t["phase"] in ("store", "stream-out"))
-    n_loads = sum(1 for t in transfers if t["phase"] == "load")
-    n_stores = sum(1 for t in transfers if t["phase"] == "store")
+    copies = [s for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Copy)]
+    n_loads = sum(1 for t in transfers if t["phase"] == "load") + sum(s.direction == "in" for s in copies)
+    n_stores = sum(1 for t in transfers if t["phase"] == "store") + sum(s.direction == "out" for s in copies)
     control = control_cycles(len(transfers))
     init_cycles = 0
     for a in kernel.locals:
@@ -222,5 +226,15 @@ def estimate_kernel(
 def schedule_for_board(kernel: ir.Kernel, board: Board) -> KernelSchedule:
     """The schedule `estimate_kernel` uses for this board (for reports and the RTL backend)."""
     return schedule_kernel(
-        kernel, board.family, board.pl_mhz, bus_bits=int(board.interface["kernel_axi_bits"])
+        kernel,
+        board.family,
+        board.pl_mhz,
+        bus_bits=int(board.interface["kernel_axi_bits"]),
+        ddr_latency=ddr_latency(board),
     )
+
+
+def ddr_latency(board: Board) -> tuple[int, int]:
+    """Cycles from a burst's address to its first read beat, and from its last write beat to
+    the response, on `board` (its board file's figures)."""
+    return int(board.interface["ddr_read_latency_cycles"]), int(board.interface["ddr_write_latency_cycles"])

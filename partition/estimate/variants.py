@@ -28,6 +28,11 @@ the base microarchitecture pipelines) and the arrays they access:
   into W-bit words (the RAM geometry follows the bus) and the AXI adapter
   grows with the data width (strobes, data registers). Only kernels with
   array arguments get one.
+* ``tiled`` and ``tiled_wideW``: the arrays a top-level loop passes over by rows are not
+  buffered whole but moved through DDR a tile of rows at a time
+  (`partition.estimate.tiling`): on-chip RAM no longer grows with the data, at the cost
+  of a copy's setup and burst latency per tile. The only variant for arrays larger than
+  the board's RAM.
 
 How a variant is estimated. Unrolling is done on the IR
 (`partition.estimate.unrolling.unroll_kernel`: the
@@ -58,8 +63,10 @@ from typing import Any
 
 from partition import ir
 from partition.boards import RESOURCES, Board
+from partition.estimate.lengths import typical_loops
 from partition.estimate.model import Estimate, estimate_kernel
 from partition.estimate.schedule import KernelSchedule
+from partition.estimate.tiling import TILE_BYTES, tile_kernel
 from partition.estimate.unrolling import (  # noqa: F401 (innermost_loops, unrollable: the package's API)
     innermost_loops,
     unroll_kernel,
@@ -80,6 +87,7 @@ class Directives:
     unroll: tuple[tuple[str, int], ...] = ()  # (loop label, factor)
     partition: tuple[tuple[str, int], ...] = ()  # (array, cyclic factor on the flat array)
     bus_bits: int = 0  # m_axi data width; 0: the board's kernel_axi_bits
+    tile: int = 0  # bytes of rows per tile of the tiled arrays (`tile_kernel`); 0: arrays whole
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +96,7 @@ class Directives:
             "unroll": {label: f for label, f in self.unroll},
             "partition": {a: f for a, f in self.partition},
             "bus_bits": self.bus_bits,
+            **({"tile": self.tile} if self.tile else {}),
         }
 
     @classmethod
@@ -98,6 +107,7 @@ class Directives:
             unroll=tuple(sorted((str(k), int(v)) for k, v in data.get("unroll", {}).items())),
             partition=tuple(sorted((str(k), int(v)) for k, v in data.get("partition", {}).items())),
             bus_bits=int(data.get("bus_bits", 0)),
+            tile=int(data.get("tile", 0)),
         )
 
     def bus(self, board: Board) -> int:
@@ -115,6 +125,8 @@ class Directives:
             parts.append(", ".join(f"{a} cyclic ×{f}" for a, f in self.partition))
         if self.bus_bits:
             parts.append(f"{self.bus_bits}-bit m_axi")
+        if self.tile:
+            parts.append(f"arrays tiled through DDR, {self.tile:,} bytes of rows a tile")
         return "; ".join(parts) or "innermost loops pipelined"
 
 
@@ -139,10 +151,10 @@ def estimate_variant(
 
     `schedule`: the variant's schedule (of `kernel` unrolled as `d` says, on `board`) when
     the caller has made it already; it is then not made again."""
-    if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits):
+    if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits or d.tile):
         est = estimate_kernel(kernel, board, schedule=schedule)
     else:
-        k = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
+        k = build_kernel(kernel, board, d)
         est = estimate_kernel(
             k,
             board,
@@ -150,10 +162,25 @@ def estimate_variant(
             sequential=frozenset(d.sequential),
             bus_bits=d.bus(board),
             schedule=schedule,
+            typical=build_kernel(typical_loops(kernel), board, d) if d.tile and kernel.lengths else None,
         )
         est.notes.append(f"variant {d.name}: {d.describe()}")
     est.variant = d.name
     return est
+
+
+def build_kernel(kernel: ir.Kernel, board: Board, d: Directives) -> ir.Kernel:
+    """The IR both backends build for variant `d`: tiled (`tile_kernel`), then unrolled.
+
+    The end of an AXI-Stream chain keeps its streamed array's buffer (`ir.with_streams`);
+    when that array was the only one a tiled variant tiles, the variant builds it whole."""
+    k = kernel
+    if d.tile:
+        tiled = tile_kernel(k, d.bus(board), d.tile)
+        if isinstance(tiled, str) and not any(p.stream for p in k.params):
+            raise ValueError(f"kernel {kernel.name}: variant {d.name} cannot tile it: {tiled}")
+        k = k if isinstance(tiled, str) else tiled
+    return unroll_kernel(k, dict(d.unroll)) if d.unroll else k
 
 
 def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[Directives]:
@@ -175,6 +202,8 @@ def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[
                 partition=tuple(sorted(parts.items())),
             )
         )
+    if board is not None and not isinstance(tile_kernel(kernel, out[0].bus(board)), str):
+        out.append(Directives("tiled", tile=TILE_BYTES))
     wide = 0 if board is None else int(board.interface["hp_axi_bits"])
     if board is not None and kernel.arrays and wide > int(board.interface["kernel_axi_bits"]):
         for d in [d for d in out if not d.sequential]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from partition import ir
 from partition.boards import Board
+from partition.estimate.model import ddr_latency
 from partition.estimate.schedule import schedule_kernel
 from partition.regmap import register_map
 from partition.rtl.datapath import Netlist
@@ -38,7 +39,7 @@ class Design:
         self.rec = Recorder(kernel)
         self.sched = schedule_kernel(
             kernel, board.family, board.pl_mhz, bus_bits=bus_bits, emitter=self.rec, banks=banks,
-            sequential=sequential,
+            sequential=sequential, ddr_latency=ddr_latency(board),
         )  # fmt: skip
         self.rmap = register_map(kernel)
         self.rams = self.sched.rams

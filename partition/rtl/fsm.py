@@ -90,6 +90,7 @@ class Fsm:
         self.accesses: list[Access] = []  # the compute datapath's, region by region
         self.samples: dict[tuple[int, str], tuple[str, int]] = {}
         self.comments: list[str] = []
+        self.copies: list[dict] = []  # a tiled kernel's copies: the burst engines' work inside compute
         params = {p.name: p for p in kernel.scalar_params}
         written = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, (ir.Assign, ir.For))}
         self.params = params
@@ -224,7 +225,35 @@ class Fsm:
             return sts[0]
         if kind == "for":
             return self.loop(ss, nxt)
+        if kind == "copy":
+            return self.copy(ss, nxt)
         raise AssertionError(kind)
+
+    def copy(self, ss: StmtSchedule, nxt: State) -> State:
+        """A tile's copy (`ir.Copy`): its row and count computed in `cond_cycles` states, the
+        last of which starts the burst engine (as a call's start state starts its first
+        load), then a state that waits for the engine's done pulse, as a load or store
+        phase does. `copies` tells the phases which engine, RAM, address and length."""
+        s: ir.Copy = ss.stmt
+        region = self.rec.regions[(ss.path, "copy")]
+        E = ss.cond_cycles
+        line = f" (line {s.line})" if s.line else ""
+        wait = self.state(f"copy {s.direction} {s.buffer}: wait for the engine{line}")
+        sts = self.region_chain(region, E, f"copy {s.direction} {s.buffer}{line}", wait)
+        self.fsm_effects(region)
+        row_n, count_n = region.conditions
+        done = "rd_done" if s.direction == "in" else "wr_done"
+        wait.branch = (done, nxt, wait)
+        self.copies.append(
+            {
+                "stmt": s,
+                "start": sts[-1].ref,
+                "wait": wait.ref,
+                "row": (self.net.at(row_n, E - 1), row_n.bits),
+                "count": (self.net.at(count_n, E - 1), count_n.bits),
+            }
+        )
+        return sts[0]
 
     def fsm_effects(self, region: Region) -> None:
         for var, F in region.assigns:

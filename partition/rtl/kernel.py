@@ -74,7 +74,8 @@ from dataclasses import dataclass, field
 from partition import ir
 from partition.boards import Board
 from partition.errors import PartitionError
-from partition.estimate import BASE, Directives, KernelSchedule, estimate_variant, unroll_kernel
+from partition.estimate import BASE, Directives, KernelSchedule, estimate_variant
+from partition.estimate.variants import build_kernel
 from partition.regmap import RegisterMap
 from partition.rtl import shells
 from partition.rtl.design import Design
@@ -119,7 +120,7 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
             f"kernel {kernel.name}: variant {d.name} has a {bus}-bit m_axi; the built-in RTL's burst "
             f"engines move {', '.join(map(str, shells.ENGINE_DATA_BITS))}-bit words"
         )
-    built = unroll_kernel(kernel, dict(d.unroll)) if d.unroll else kernel
+    built = build_kernel(kernel, board, d) if d.unroll or d.tile else kernel
     State.reset()
     design = Design(built, board, frozenset(d.sequential), bus, dict(d.partition))
     try:  # the estimate of the variant, from the schedule the design was built on

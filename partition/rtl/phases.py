@@ -23,6 +23,7 @@ from partition.rtl.fsm import State
 from partition.rtl.literals import bit_slice, lit
 from partition.rtl.rams import const_word, lanes
 from partition.rtl.streams import stream_in, stream_out
+from partition.rtl.support import RtlVariantUnsupported
 
 
 @dataclass
@@ -49,8 +50,8 @@ class Phases:
 def build_phases(d: Design) -> Phases:
     """The phase FSM around the compute FSM of `d`, with its engines' ports on the RAMs."""
     k, rams = d.k, d.rams
-    loads = [p for p in k.arrays if p.direction in ("in", "inout")]
-    stores = [p for p in k.arrays if p.direction in ("out", "inout")]
+    loads = [p for p in k.arrays if p.direction in ("in", "inout") and not p.tiled]
+    stores = [p for p in k.arrays if p.direction in ("out", "inout") and not p.tiled]
     inits = [a for a in k.locals if a.init is not None and rams[a.name].kind == "local"]
 
     idle = d.fsm.state("idle: wait for ap_start")
@@ -103,7 +104,8 @@ def _engines(
     net, rams, bus = d.net, d.rams, d.bus
     mem = [p for p in d.k.arrays if not p.stream]
     len_w = shells.len_bits_for(max([p.nbytes for p in mem] or [1]))
-    eng_aw = max([d.mem.engine_address_bits(p.name) for p in mem] or [1])
+    engine_rams = [p.name for p in mem if not p.tiled] + [a.name for a in d.k.locals if a.tile_of]
+    eng_aw = max([d.mem.engine_address_bits(name) for name in engine_rams] or [1])
     engine = ph.engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
     for i, p in enumerate(loads):
         ram = rams[p.name]
@@ -156,6 +158,58 @@ def _engines(
                 "sub": sub,
             }
         )
+    for c in d.fsm.copies:
+        _copy_engine(d, c, len_w, engine)
+
+
+def _copy_engine(d: Design, c: dict, len_w: int, engine: dict) -> None:
+    """A tile's copy on the burst engines: started in the copy's last computing state with
+    the array's address plus its first row's bytes and its rows' bytes, the tile buffer on
+    the engine's RAM port while the copy waits (as a load or store phase's buffer)."""
+    s: ir.Copy = c["stmt"]
+    net, ram = d.net, d.rams[s.buffer]
+    p = d.k.param(s.array)
+    row_bytes = p.nbytes // p.shape[0]
+    if ram.banks > 1:
+        raise RtlVariantUnsupported(f"kernel {d.k.name}: tile buffer {s.buffer} is partitioned")
+    sub = ram.width // d.bus
+    assert ram.width % d.bus == 0 and sub in (1, 2) and (sub == 1 or d.bus == 32), (s.buffer, ram.width)
+    row, rbits = c["row"]
+    count, cbits = c["count"]
+    offset = net.wire(
+        64, f"{net.sized(row, rbits, 64, True)} * {lit(row_bytes, 64)}", f"{s.buffer}: first byte"
+    )
+    base = net.wire(64, f"arg_{s.array} + {offset}", f"{s.buffer}: address of its first row")
+    nbytes = net.wire(
+        len_w, f"{net.sized(count, cbits, len_w, True)} * {lit(row_bytes, len_w)}", f"{s.buffer}: bytes"
+    )
+    aw = word_address_bits(ram)
+    if s.direction == "in":
+        act = c["wait"]
+        addr = bit_slice("rd_addr", aw + sub - 2, sub - 1)
+        strobes = (
+            lit((1 << (d.bus // 8)) - 1, d.bus // 8)
+            if sub == 1
+            else net.wire(8, "rd_addr[0] ? 8'hf0 : 8'h0f")
+        )
+        we = net.wire(lanes(ram), f"({act} && rd_we) ? {strobes} : {lit(0, lanes(ram))}")
+        wdata = "rd_wdata" if sub == 1 else net.wire(64, "{2{rd_wdata}}")
+        d.mem.port(s.buffer, "a").sources.append((f"{act} && rd_we", addr, we, wdata))
+        engine["loads"].append({"when": c["start"], "base": base, "nbytes": nbytes})
+        return
+    act = f"({c['wait']} || {c['start']})"
+    addr = bit_slice("wr_addr", aw + sub - 2, sub - 1)
+    d.mem.port(s.buffer, "a").sources.append((f"{act} && wr_re", addr, lit(0, lanes(ram)), lit(0, ram.width)))
+    engine["stores"].append(
+        {
+            "when": c["start"],
+            "base": base,
+            "nbytes": nbytes,
+            "sel": c["wait"],
+            "rdata": f"{d.mem.ram_sig(s.buffer)}_a_rdata",
+            "sub": sub,
+        }
+    )
 
 
 def _nbytes(d: Design, p: ir.Param, len_w: int) -> str:

@@ -45,7 +45,7 @@ def emit(
     # ---- RAM instances
     ram_list = []
     roms = []
-    for arr_name in [p.name for p in k.arrays] + [a.name for a in k.locals]:
+    for arr_name in [p.name for p in k.arrays if not p.tiled] + [a.name for a in k.locals]:
         insts, arr_roms = d.mem.instances(arr_name)
         ram_list += insts
         roms += arr_roms

@@ -125,6 +125,8 @@ def scan_usage(k: ir.Kernel, where: str) -> Usage:
                 u.escaped.add(s.var)
             elif isinstance(s, ir.Store):
                 u.stored.add(s.array)
+            elif isinstance(s, ir.Copy):  # a tile's copy in fills its buffer, a copy out reads it
+                (u.stored if s.direction == "in" else u.loaded).add(s.buffer)
             elif isinstance(s, ir.For):
                 visit(s.body, loops | {s.var})
             elif isinstance(s, ir.If):

@@ -70,6 +70,7 @@ class KernelView:
             self.pragmas,
             self.where,
             self.source_file,
+            bus_bits,
         )
         ends_with_return = bool(kernel.body) and isinstance(kernel.body[-1], ir.Return)
         self.body = stmts.block(kernel.body[:-1] if ends_with_return else kernel.body, ())
@@ -94,6 +95,7 @@ class KernelView:
                 "is_float": p.dtype.is_float,
                 "direction": p.direction if p.kind == "array" else "in",
                 "stream": p.stream,
+                "tiled": p.tiled,
             }
             if p.kind == "array":
                 # elements per bus word in the buffer's RAM (1 for elements of a word or more)
@@ -107,14 +109,16 @@ class KernelView:
                     shape_text=" x ".join(str(d) for d in p.shape),
                     nbytes=p.size * p.dtype.nbytes,
                     index_ctype="int32_t" if p.size < 2**31 else "int64_t",
-                    load_label=self.labels.fresh(f"load_{p.name}") if p.direction in ("in", "inout") else "",
+                    load_label=self.labels.fresh(f"load_{p.name}")
+                    if p.direction in ("in", "inout") and not p.tiled
+                    else "",
                     store_label=self.labels.fresh(f"store_{p.name}")
-                    if p.direction in ("out", "inout")
+                    if p.direction in ("out", "inout") and not p.tiled
                     else "",
                     decl=f"{'const ' if p.direction == 'in' else ''}{ctype(p.dtype)}* {p.name}",
                     beats=stream_beats(p.nbytes),
                     per_word=per_word,
-                    reshape=per_word > 1 and p.name not in self.pragmas.partition,
+                    reshape=per_word > 1 and p.name not in self.pragmas.partition and not p.tiled,
                     **tolerance(p.dtype),
                 )
                 if entry["stream"]:
@@ -137,6 +141,7 @@ class KernelView:
                 storage = "zeros"
             else:
                 storage = "init"
+            per_word = ram_geometry(a.name, a.dtype, a.size, "buffer", self.bus_bits).per_word
             local_arrays.append(
                 {
                     "name": a.name,
@@ -144,6 +149,9 @@ class KernelView:
                     "size": a.size,
                     "shape_text": " x ".join(str(d) for d in a.shape),
                     "storage": storage,
+                    # a tile buffer is packed into bus words as a whole buffer is (its copies' beats)
+                    "reshape": per_word if a.tile_of and a.name not in self.pragmas.partition else 0,
+                    "tile_of": a.tile_of,
                     "rows": [values[i : i + per_line] for i in range(0, len(values), per_line)],
                 }
             )

@@ -18,6 +18,7 @@ from partition import ir
 from partition.codegen.hls.context import KernelView
 from partition.codegen.hls.testbench import testbench_context
 from partition.errors import PartitionError
+from partition.estimate.tiling import tile_kernel
 from partition.templating import render
 from partition.vectors import VectorSet, bin_files
 
@@ -97,6 +98,10 @@ def generate_hls(
     UNROLL factor, "partition" {array: factor} a cyclic ARRAY_PARTITION of the
     array's local buffer); None is the base variant.
 
+    A "tile" directive (bytes of rows a tile) builds the tiled IR
+    (partition.estimate.tiling): the arrays it tiles have no whole buffer and move a tile
+    at a time through copy loops inside compute.
+
     `bus_bits` is the kernel's m_axi data width: the board's kernel_axi_bits, or the
     PS port's width for a burst-width variant (`Directives.bus`). The load and store loops
     move one bus word a cycle, as the estimate (partition.estimate.schedule's
@@ -125,6 +130,11 @@ def generate_hls(
 
     if bus_bits not in (32, 64, 128):
         raise PartitionError(f"HLS m_axi width {bus_bits!r} bits: use 32, 64 or 128")
+    if directives and directives.get("tile"):  # the tiled variant: arrays through DDR by tiles
+        tiled = tile_kernel(kernel, bus_bits, int(directives["tile"]))
+        if isinstance(tiled, str):
+            raise PartitionError(f"kernel {kernel.name}: the tiled variant does not apply: {tiled}")
+        kernel = tiled
     view = KernelView(kernel, directives, bus_bits)
     ctx = view.context()
     ctx.update(

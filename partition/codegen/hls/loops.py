@@ -18,6 +18,7 @@ from partition.codegen.hls.analysis import Usage, arrays_in, vars_in
 from partition.codegen.hls.pragmas import Pragmas
 from partition.dtypes import DTYPES, DType
 from partition.errors import PartitionError
+from partition.estimate.schedule import ram_geometry
 from partition.names import CPP_RESERVED
 
 
@@ -66,6 +67,7 @@ class StatementPrinter:
         pragmas: Pragmas,
         where: str,
         source_file: str,
+        bus_bits: int = 32,
     ):
         self.k = kernel
         self.printer = printer
@@ -77,6 +79,7 @@ class StatementPrinter:
         self.where = where
         self.source_file = source_file
         self.declared: set[str] = set()  # loop variables a wider counter assigns (declared at the top)
+        self.bus_bits = bus_bits
 
     def block(self, body: list[ir.Stmt], loops: tuple[str, ...]) -> list[dict[str, Any]]:
         """Statements as template dicts; `loops` are the variables of the enclosing loops."""
@@ -120,7 +123,42 @@ class StatementPrinter:
             return [{"kind": type(s).__name__.lower()}]
         if isinstance(s, ir.For):
             return self._for(s, loops)
+        if isinstance(s, ir.Copy):
+            return [self._copy(s)]
         raise PartitionError(f"{self.where}: unexpected statement {type(s).__name__} in the kernel IR")
+
+    def _copy(self, s: ir.Copy) -> dict[str, Any]:
+        """A tile's rows between DDR and its buffer (`ir.Copy`): a pipelined loop of element
+        copies, unrolled by the elements of a bus word as the load and store loops are, so
+        Vitis HLS infers one burst of them."""
+        p = self.k.param(s.array)
+        row = p.size // p.shape[0]
+        j = self.names.fresh("j")
+        count = self.printer.expr(s.count)
+        n = count if row == 1 else f"({count}) * {row}"
+        base = self.printer.expr(s.row)
+        base = base if row == 1 else f"({base}) * {row}"
+        per_word = ram_geometry(s.buffer, p.dtype, 1, "buffer", self.bus_bits).per_word
+        pragmas = ["PIPELINE II=1", f"LOOP_TRIPCOUNT max={s.rows_max * row}"]
+        if per_word > 1:
+            pragmas.append(f"UNROLL factor={per_word}")
+        ddr, buf = f"{s.array}[{base} + {j}]", f"{s.buffer}[{j}]"
+        return {
+            "kind": "for",
+            "label": self.labels.fresh(f"copy_{s.direction}_{s.buffer}"),
+            "init": f"int64_t {j} = 0",
+            "cond": f"{j} < {n}",
+            "incr": f"++{j}",
+            "pragmas": pragmas,
+            "body": [
+                {
+                    "kind": "assign",
+                    "target": buf if s.direction == "in" else ddr,
+                    "value": ddr if s.direction == "in" else buf,
+                }
+            ],
+            "comment": f"tile of {s.array}, rows {base} on",
+        }
 
     def _for(self, s: ir.For, loops: tuple[str, ...]) -> list[dict[str, Any]]:
         """A Python range() loop as a C++ for loop with the same iterations.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from partition import ir
+from partition.estimate.schedule import has_jumps
 
 
 def _has_loop(body: list[ir.Stmt], whole: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
@@ -24,16 +25,6 @@ def _trip(s: ir.For) -> int | None:
     if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)):
         return None
     return len(range(int(s.start.value), int(s.stop.value), s.step))
-
-
-def _breaks_out(body: list[ir.Stmt]) -> bool:
-    """A Break that leaves this loop (not one of a nested loop)."""
-    for s in body:
-        if isinstance(s, ir.Break):
-            return True
-        if isinstance(s, ir.If) and (_breaks_out(s.then) or _breaks_out(s.orelse)):
-            return True
-    return False
 
 
 class Pragmas:
@@ -62,7 +53,9 @@ class Pragmas:
             pragmas.append("PIPELINE off" if s.label in self.sequential else "PIPELINE")
             if s.label in self.unroll:
                 pragmas.append(f"UNROLL factor={self.unroll[s.label]}")
-        if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)) or _breaks_out(s.body):
+        if not (isinstance(s.start, ir.Const) and isinstance(s.stop, ir.Const)) or has_jumps(
+            s.body, (ir.Break,)
+        ):
             pragmas.append(f"LOOP_TRIPCOUNT min=0 max={int(s.trip_max)}")
         return pragmas
 

@@ -27,12 +27,13 @@ def contains_loop(stmts: list[ir.Stmt]) -> bool:
     return any(isinstance(s, ir.For) for s in ir.walk_stmts(stmts))
 
 
-def has_jumps(stmts: list[ir.Stmt]) -> bool:
-    """A break or continue among these statements (not inside a nested loop)."""
+def has_jumps(stmts: list[ir.Stmt], kinds: tuple[type, ...] = (ir.Break, ir.Continue)) -> bool:
+    """A break or continue (or only the `kinds` given) among these statements, not inside a
+    nested loop: one that acts on the loop these statements are the body of."""
     for s in stmts:
-        if isinstance(s, (ir.Break, ir.Continue)):
+        if isinstance(s, kinds):
             return True
-        if isinstance(s, ir.If) and (has_jumps(s.then) or has_jumps(s.orelse)):
+        if isinstance(s, ir.If) and (has_jumps(s.then, kinds) or has_jumps(s.orelse, kinds)):
             return True
     return False
 

@@ -30,8 +30,10 @@ class KernelContext:
         emitter: Any = None,
         banks: dict[str, int] | None = None,
         sequential: frozenset[str] = frozenset(),
+        ddr_latency: tuple[int, int] | None = None,
     ):
         self.kernel = kernel
+        self.ddr_latency = ddr_latency  # (read, write) cycles of a burst: what a tile's copy costs
         self.emitter = emitter
         self.banks = {a: f for a, f in (banks or {}).items() if f > 1}  # array -> cyclic factor F
         self.sequential = sequential  # labels of innermost loops that are not pipelined
@@ -42,9 +44,12 @@ class KernelContext:
         self.notes: list[str] = []
         self.rams: dict[str, RamInfo] = {}
         for p in kernel.arrays:
-            self.rams[p.name] = ram_geometry(p.name, p.dtype, p.size, "buffer", bus_bits)
+            if not p.tiled:  # a tiled array lives in DDR; its tile buffer is one of the locals
+                self.rams[p.name] = ram_geometry(p.name, p.dtype, p.size, "buffer", bus_bits)
         for a in kernel.locals:
             kind = "rom" if a.init is not None and not self._stored(a.name) else "local"
+            if a.tile_of:  # filled and drained by the burst engines: laid out as a buffer
+                kind = "buffer"
             self.rams[a.name] = ram_geometry(a.name, a.dtype, a.size, kind, bus_bits)
         for a, f in self.banks.items():
             if f & (f - 1) or f > self.rams[a].elems:

@@ -27,6 +27,7 @@ def schedule_kernel(
     *,
     banks: dict[str, int] | None = None,
     sequential: frozenset[str] = frozenset(),
+    ddr_latency: tuple[int, int] | None = None,
 ) -> KernelSchedule:
     """The static schedule of `kernel` on a device `family` at `clock_mhz`.
 
@@ -35,9 +36,11 @@ def schedule_kernel(
     defaults being the base microarchitecture: `banks` cyclic-partitions an array into F
     banks of RAM_PORTS ports each (accesses share a cycle only on different banks, see
     `ports.PortBinder.reserve`), and the innermost loops labelled
-    in `sequential` run as FSM loops instead of pipelines."""
+    in `sequential` run as FSM loops instead of pipelines. `ddr_latency` (read, write
+    cycles of a burst, the board's) is what a tiled kernel's copies (`ir.Copy`) cost; a
+    kernel with copies needs it."""
     tables.check_family(family)
-    ctx = KernelContext(kernel, family, clock_mhz, bus_bits, emitter, banks, sequential)
+    ctx = KernelContext(kernel, family, clock_mhz, bus_bits, emitter, banks, sequential, ddr_latency)
     sch = Scheduler(ctx)
     body, compute = sch.block(kernel.body, (), 1, "")
     for op in all_ops(body):
@@ -78,6 +81,8 @@ def _narrow_read_only_buffers(ctx: KernelContext) -> None:
     RAM's width to the bits read. An array the kernel also stores to is read whole by
     the write engine and keeps its width."""
     for p in ctx.kernel.arrays:
+        if p.tiled:
+            continue
         lanes = ctx.lanes.get(p.name)
         ram = ctx.rams[p.name]
         if p.direction != "in" or lanes is None or ram.per_word == 1 or len(lanes) == ram.per_word:

@@ -19,6 +19,7 @@ from partition.estimate import tables
 from partition.estimate.schedule.analysis import contains_loop, dtype_bits, has_jumps
 from partition.estimate.schedule.artefacts import LoopSchedule, ScheduledOp, StmtSchedule
 from partition.estimate.schedule.context import KernelContext
+from partition.estimate.schedule.phases import TRANSFER_SETUP_CYCLES, transfer_cycles
 from partition.estimate.schedule.ports import PortsFull
 from partition.estimate.schedule.region import Region
 
@@ -108,7 +109,30 @@ class Scheduler:
             return ss
         if isinstance(s, ir.For):
             return self.loop(s, path, entries, parent, counter)
+        if isinstance(s, ir.Copy):
+            return self.copy(s, path)
         raise TypeError(f"unknown statement {type(s).__name__}")
+
+    def copy(self, s: ir.Copy, path: tuple[int, ...]) -> StmtSchedule:
+        """A tile's rows moved by a burst engine (`ir.Copy`): its row and count computed (at
+        least a cycle, the last starting the engine), then one transfer as a call's load or
+        store phase costs it (setup plus `transfer_cycles`), at its most rows."""
+        ctx = self.ctx
+        if ctx.ddr_latency is None:
+            raise ValueError(f"kernel {ctx.kernel.name}: a copy needs the board's DDR latency")
+        r = Region(ctx, emit=self._emit(path, "copy"))
+        r.condition(s.row)
+        r.condition(s.count)
+        ctx.chain_ff += r.chain_ff()
+        entry = max(1, r.length)
+        if r.emit is not None:
+            r.emit.close(entry)
+        p = ctx.kernel.param(s.array)
+        nbytes = s.rows_max * (p.nbytes // p.shape[0])
+        latency = ctx.ddr_latency[0 if s.direction == "in" else 1]
+        moved = TRANSFER_SETUP_CYCLES + transfer_cycles(nbytes, ctx.bus_bits // 8, latency)
+        self.states += entry + 1
+        return StmtSchedule(path, "copy", s, 0, entry + moved, r.ops, cond_cycles=entry)
 
     def loop(
         self, s: ir.For, path: tuple[int, ...], entries: int, parent: str, counter: list[int]

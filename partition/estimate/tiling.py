@@ -1,0 +1,379 @@
+"""Tiling through DDR: passes over arrays larger than on-chip RAM, a tile of rows at a time.
+
+The base microarchitecture buffers every array whole, so its RAM grows with the data: a
+pass over a million int32 elements needs 4 MB of buffer, six times a PYNQ-Z2's BRAM. A
+top-level loop `for i in range(start, stop)` whose every access to an array parameter
+`x` indexes the leading dimension by `i + c` (c a small constant: a sliding window along
+the rows) can instead run `TILE_BYTES` of rows at a time (`tile_kernel`):
+
+    stop_T = stop
+    for t in range(start, stop_T, T):            # the tile loop (label T<n>)
+        end_T = min(t + T, stop_T)
+        lo_x = max(floor((t + cmin) / A) * A, 0)  # first row of x the tile touches
+        n_x = max(min(end_T + cmax, rows_x) - lo_x, 0)
+        copy x[lo_x : lo_x + n_x] -> x_tile      # `ir.Copy`, in: rows the loop may read
+        for i in range(t, end_T):                 # the original loop, same label
+            ... x_tile[i + c - lo_x] ...
+        copy x_tile -> x[lo_x : lo_x + n_x]      # out: rows it may have written
+
+Rows outside the loop's iterations are never touched, rows a tile only reads are written
+back unchanged, and tiles run in order, so every load sees what Python's loop saw; `A`
+keeps each copy's first byte on a bus word (what the burst engines require). A local
+temporary every access of which is row `i` of one such loop (`np.empty` rows computed
+and used in the same iteration) shrinks to a tile's rows. Nothing else changes: the
+schedule, the HLS C++ and the built-in RTL all build the tiled IR (a `Copy` is a burst
+transfer started from the compute FSM), so they share one microarchitecture, and the
+transfers cost what the phase transfers cost (`transfer_cycles`) at the board's bus.
+
+An array that is not accessed that way anywhere keeps its whole buffer; a kernel none of
+whose arrays can be tiled has no tiled variant (`tiling_reason` says why).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from partition import ir
+from partition.dtypes import DType, dtype
+from partition.estimate.schedule import has_jumps
+
+TILE_BYTES = 4096  # bytes of a tile's own rows per tiled array: one 4 KB burst boundary apart
+MAX_HALO = 8  # rows a window may reach beyond the iteration's own row (|c|)
+I64 = dtype("int64")
+
+
+def _offset(e: ir.Expr, var: str) -> int | None:
+    """c when `e` is the loop variable `var` plus a constant c (through value-preserving casts)."""
+    if isinstance(e, ir.Cast) and e.dtype.is_int and e.operand.dtype.is_int:
+        src, dst = e.operand.dtype, e.dtype
+        if (dst.bits > src.bits and (dst.kind == "int" or src.kind == "uint")) or (
+            dst.kind == src.kind and dst.bits >= src.bits
+        ):
+            return _offset(e.operand, var)
+        return None
+    if isinstance(e, ir.Var):
+        return 0 if e.name == var else None
+    if isinstance(e, ir.Bin) and e.op in ("add", "sub") and isinstance(e.rhs, ir.Const):
+        inner = _offset(e.lhs, var)
+        if inner is None or not e.rhs.dtype.is_int:
+            return None
+        c = int(e.rhs.value) * (1 if e.op == "add" else -1)
+        return inner + c if abs(inner + c) <= MAX_HALO else None
+    if isinstance(e, ir.Bin) and e.op == "add" and isinstance(e.lhs, ir.Const):
+        return _offset(ir.Bin("add", e.rhs, e.lhs, e.dtype), var)
+    return None
+
+
+def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...], bool]]:
+    """(array, index, is_store) of every load and store in `stmts`, nested ones included."""
+    out: list[tuple[str, tuple[ir.Expr, ...], bool]] = []
+    for s in ir.walk_stmts(stmts):
+        if isinstance(s, ir.Store):
+            out.append((s.array, s.index, True))
+        if isinstance(s, ir.Copy):
+            out.append((s.array, (), True))
+        for e in ir.stmt_exprs(s):
+            out.extend((x.array, x.index, False) for x in ir.walk_expr(e) if isinstance(x, ir.Load))
+    return out
+
+
+@dataclasses.dataclass
+class _Loop:
+    """A top-level loop that may be tiled, with the row offsets of each array it touches."""
+
+    pos: int
+    loop: ir.For
+    offsets: dict[str, set[int]]  # array -> the constants c of its accesses (row i + c)
+    loaded: set[str]
+    stored: set[str]
+
+
+def _candidate(kernel: ir.Kernel, pos: int, s: ir.Stmt) -> _Loop | str:
+    if not isinstance(s, ir.For):
+        return "not a loop"
+    if s.step != 1:
+        return f"loop {s.label or s.var}: its step is {s.step}"
+    if not s.start.dtype.is_int:
+        return f"loop {s.label or s.var}: not an integer range"
+    if any(isinstance(x, ir.Assign) and x.var == s.var for x in ir.walk_stmts(s.body)):
+        return f"loop {s.label or s.var}: the body assigns {s.var}"
+    if has_jumps(s.body, (ir.Break,)):
+        return f"loop {s.label or s.var}: a break leaves it (a tile would not be written back)"
+    offsets: dict[str, set[int]] = {}
+    loaded: set[str] = set()
+    stored: set[str] = set()
+    for name, index, store in _accesses(s.body):
+        c = _offset(index[0], s.var) if index else None
+        offsets.setdefault(name, set()).add(c if c is not None else math.inf)  # type: ignore[arg-type]
+        (stored if store else loaded).add(name)
+    return _Loop(pos, s, offsets, loaded, stored)
+
+
+def _rows_expr(kernel: ir.Kernel, p: ir.Param) -> ir.Expr:
+    """The rows array `p` holds in a call (its run-time length, or its shape's)."""
+    if not p.dyn:
+        return ir.Const(p.shape[0], I64)
+    n: ir.Expr = ir.Cast(ir.Var(p.dyn, kernel.param(p.dyn).dtype), I64)
+    if p.dyn_offset:
+        n = ir.Bin("max", ir.Bin("add", n, ir.Const(p.dyn_offset, I64), I64), ir.Const(0, I64), I64)
+    return n
+
+
+def tiling_reason(kernel: ir.Kernel, bus_bits: int) -> str | None:
+    """Why `kernel` has no tiled variant, or None when it has one."""
+    tiled = tile_kernel(kernel, bus_bits)
+    return tiled if isinstance(tiled, str) else None
+
+
+def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) -> ir.Kernel | str:
+    """`kernel` with every array parameter it can tile moved a tile at a time (module doc),
+    or the reason no array can be."""
+    loops: list[_Loop] = []
+    outside: set[str] = set()
+    reasons: list[str] = []
+    for pos, s in enumerate(kernel.body):
+        c = _candidate(kernel, pos, s)
+        if isinstance(c, str):
+            outside.update(name for name, _i, _s in _accesses([s]))
+            if isinstance(s, ir.For):
+                reasons.append(c)
+        else:
+            loops.append(c)
+    tiled: list[ir.Param] = []
+    for p in kernel.arrays:
+        if p.stream or p.name in outside:
+            continue
+        mine = [lp for lp in loops if p.name in lp.offsets]
+        if not mine or any(math.inf in lp.offsets[p.name] for lp in mine):
+            continue
+        tiled.append(p)
+    if not tiled:
+        return "; ".join(reasons) or "no array parameter is accessed only by rows of a top-level loop"
+    tiled_names = {p.name for p in tiled}
+    # temporaries of one loop that tiles an array: each iteration computes and uses its own row
+    temps = [
+        a
+        for a in kernel.locals
+        if a.init is None
+        and a.name not in outside
+        and [lp.offsets[a.name] for lp in loops if a.name in lp.offsets] == [{0}]
+        and any(tiled_names & set(lp.offsets) for lp in loops if a.name in lp.offsets)
+    ]
+    names = _Names(kernel)
+    temp_names = {a.name for a in temps}
+    body = list(kernel.body)
+    scalars = dict(kernel.scalars)
+    locals_ = [a for a in kernel.locals if a.name not in temp_names]
+    bufs: dict[str, ir.LocalArray] = {}
+    for lp in reversed(loops):
+        mine = sorted(n for n in lp.offsets if n in tiled_names)
+        mine_temps = sorted(n for n in lp.offsets if n in temp_names)
+        if not mine:
+            continue
+        new, more_scalars, new_bufs = _tile_loop(kernel, lp, mine, mine_temps, bus_bits, tile_bytes, names)
+        body[lp.pos : lp.pos + 1] = new
+        scalars.update(more_scalars)
+        for b in new_bufs:
+            if b.name in bufs:  # an array tiled in several loops: one buffer of the largest window
+                old = bufs[b.name]
+                b = dataclasses.replace(b, shape=(max(old.shape[0], b.shape[0]), *b.shape[1:]))
+            bufs[b.name] = b
+    params = [dataclasses.replace(p, tiled=True) if p.name in tiled_names else p for p in kernel.params]
+    notes = [
+        *kernel.notes,
+        "tiled through DDR: "
+        + ", ".join(f"{p.name} ({bufs[names.buffer(p.name)].shape[0]} rows on chip)" for p in tiled)
+        + f"; copies of up to {tile_bytes:,} bytes of rows per tile",
+    ]
+    return dataclasses.replace(
+        kernel, params=params, body=body, scalars=scalars, locals=[*locals_, *bufs.values()], notes=notes
+    )
+
+
+class _Names:
+    """Fresh names for the tiling's scalars and buffers (never one the kernel uses)."""
+
+    def __init__(self, kernel: ir.Kernel):
+        self.used = (
+            set(kernel.scalars)
+            | {p.name for p in kernel.params}
+            | {a.name for a in kernel.locals}
+            | {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.For)}
+        )
+        self.buffers: dict[str, str] = {}
+
+    def fresh(self, base: str) -> str:
+        name, k = base, 2
+        while name in self.used:
+            name, k = f"{base}_{k}", k + 1
+        self.used.add(name)
+        return name
+
+    def buffer(self, array: str) -> str:
+        if array not in self.buffers:
+            self.buffers[array] = self.fresh(f"{array}_tile")
+        return self.buffers[array]
+
+
+def _tile_loop(
+    kernel: ir.Kernel,
+    lp: _Loop,
+    arrays: list[str],
+    temps: list[str],
+    bus_bits: int,
+    tile_bytes: int,
+    names: _Names,
+) -> tuple[list[ir.Stmt], dict[str, DType], list[ir.LocalArray]]:
+    s = lp.loop
+    label = s.label or s.var
+    vdt = kernel.scalars.get(s.var, s.start.dtype)
+    row_bytes = {n: kernel.param(n).nbytes // kernel.param(n).shape[0] for n in arrays}
+    temp_bytes = [a.size // a.shape[0] * a.dtype.nbytes for a in kernel.locals if a.name in temps]
+    T = max(1, min(tile_bytes // max([*row_bytes.values(), *temp_bytes]), s.trip_max or 1))
+    stop_v, t_v, end_v = (
+        names.fresh(f"stop_{label}"),
+        names.fresh(f"tile_{label}"),
+        names.fresh(f"end_{label}"),
+    )
+    scalars: dict[str, DType] = {stop_v: vdt, t_v: vdt, end_v: vdt}
+    t64 = ir.Cast(ir.Var(t_v, vdt), I64)
+    end64 = ir.Cast(ir.Var(end_v, vdt), I64)
+    # the tile's end in a type that holds t + T (the loop variable's may not), then in the
+    # variable's own: it is at most `stop`, which that type holds
+    end = _min(ir.Bin("add", t64, ir.Const(T, I64), I64), ir.Cast(ir.Var(stop_v, vdt), I64), I64)
+    pre: list[ir.Stmt] = [ir.Assign(end_v, ir.Cast(end, vdt), s.line)]
+    copies_in: list[ir.Stmt] = []
+    copies_out: list[ir.Stmt] = []
+    subst: dict[str, tuple[str, ir.Expr]] = {}
+    bufs: list[ir.LocalArray] = []
+    for n in arrays:
+        p = kernel.param(n)
+        cmin, cmax = min(lp.offsets[n]), max(lp.offsets[n])
+        bus = bus_bits // 8
+        align = bus // math.gcd(row_bytes[n], bus)  # rows a bus word apart
+        lo_v, cnt_v = names.fresh(f"lo_{n}"), names.fresh(f"rows_{n}")
+        scalars[lo_v] = scalars[cnt_v] = I64
+        first = ir.Bin("add", t64, ir.Const(cmin, I64), I64)
+        if align > 1:
+            first = ir.Bin(
+                "mul", ir.Bin("floordiv", first, ir.Const(align, I64), I64), ir.Const(align, I64), I64
+            )
+        pre.append(ir.Assign(lo_v, ir.Bin("max", first, ir.Const(0, I64), I64), s.line))
+        hi = _min(ir.Bin("add", end64, ir.Const(cmax, I64), I64), _rows_expr(kernel, p), I64)
+        pre.append(
+            ir.Assign(
+                cnt_v, ir.Bin("max", ir.Bin("sub", hi, ir.Var(lo_v, I64), I64), ir.Const(0, I64), I64), s.line
+            )
+        )
+        rows = min(T + (cmax - cmin) + (align - 1), p.shape[0])
+        buf = names.buffer(n)
+        bufs.append(ir.LocalArray(buf, p.dtype, (rows, *p.shape[1:]), None, tile_of=n))
+        lo = ir.Var(lo_v, I64)
+        cnt = ir.Var(cnt_v, I64)
+        copy_in = n in lp.loaded or not _covers(lp, n, p, align, T)
+        if copy_in:
+            copies_in.append(ir.Copy(buf, n, lo, cnt, "in", rows, s.line))
+        if n in lp.stored:
+            copies_out.append(ir.Copy(buf, n, lo, cnt, "out", rows, s.line))
+        subst[n] = (buf, lo)
+    for n in temps:
+        a = next(x for x in kernel.locals if x.name == n)
+        buf = names.fresh(f"{n}_tile")
+        bufs.append(ir.LocalArray(buf, a.dtype, (min(T, a.shape[0]), *a.shape[1:]), None))
+        subst[n] = (buf, t64)
+    inner = dataclasses.replace(
+        s,
+        start=ir.Var(t_v, vdt),
+        stop=ir.Var(end_v, vdt),
+        body=[_rebase_stmt(x, subst) for x in s.body],
+        trip_max=min(T, s.trip_max),
+    )
+    tiles = ir.For(
+        t_v,
+        s.start,
+        ir.Var(stop_v, vdt),
+        T,
+        [*pre, *copies_in, inner, *copies_out],
+        max(1, math.ceil((s.trip_max or 1) / T)),
+        s.line,
+        f"T{label}",
+    )
+    return [ir.Assign(stop_v, s.stop, s.line), tiles], scalars, bufs
+
+
+def _covers(lp: _Loop, n: str, p: ir.Param, align: int, tile: int) -> bool:
+    """Whether every tile stores every row of its window of output `n`: a 1-D array stored at
+    row i + c (one c; every tile's first row i + c on a bus word, so the window starts there)
+    unconditionally at the loop body's top level, and never loaded. Then its rows need not be
+    copied in first."""
+    if p.direction != "out" or len(p.shape) != 1 or n in lp.loaded or len(lp.offsets[n]) != 1:
+        return False
+    (c,) = lp.offsets[n]
+    start = lp.loop.start
+    if align > 1 and (tile % align or not isinstance(start, ir.Const) or (int(start.value) + c) % align):
+        return False
+    for x in lp.loop.body:
+        if has_jumps([x], (ir.Continue,)):
+            return False  # a store after it may not run in every iteration
+        if isinstance(x, ir.Store) and x.array == n:
+            return True
+    return False
+
+
+def _min(a: ir.Expr, b: ir.Expr, dt: DType) -> ir.Expr:
+    return ir.Bin("min", a, b, dt)
+
+
+def _rebase(e: ir.Expr, subst: dict[str, tuple[str, ir.Expr]]) -> ir.Expr:
+    if isinstance(e, ir.Load):
+        idx = tuple(_rebase(i, subst) for i in e.index)
+        if e.array in subst:
+            buf, lo = subst[e.array]
+            return ir.Load(buf, (_row(idx[0], lo), *idx[1:]), e.dtype)
+        return dataclasses.replace(e, index=idx)
+    if isinstance(e, (ir.Bin, ir.Cmp, ir.Logic)):
+        return dataclasses.replace(e, lhs=_rebase(e.lhs, subst), rhs=_rebase(e.rhs, subst))
+    if isinstance(e, (ir.Un, ir.Cast)):
+        return dataclasses.replace(e, operand=_rebase(e.operand, subst))
+    if isinstance(e, ir.Select):
+        return dataclasses.replace(
+            e, cond=_rebase(e.cond, subst), then=_rebase(e.then, subst), orelse=_rebase(e.orelse, subst)
+        )
+    if isinstance(e, ir.Math):
+        return dataclasses.replace(e, args=tuple(_rebase(a, subst) for a in e.args))
+    return e
+
+
+def _row(index: ir.Expr, lo: ir.Expr) -> ir.Expr:
+    """Row `index` of the array as a row of its tile buffer, which starts at row `lo`."""
+    return ir.Bin("sub", ir.Cast(index, I64) if index.dtype != I64 else index, lo, I64)
+
+
+def _rebase_stmt(s: ir.Stmt, subst: dict[str, tuple[str, ir.Expr]]) -> ir.Stmt:
+    if isinstance(s, ir.Assign):
+        return dataclasses.replace(s, value=_rebase(s.value, subst))
+    if isinstance(s, ir.Store):
+        idx = tuple(_rebase(i, subst) for i in s.index)
+        arr = s.array
+        if arr in subst:
+            arr, lo = subst[arr]
+            idx = (_row(idx[0], lo), *idx[1:])
+        return dataclasses.replace(s, array=arr, index=idx, value=_rebase(s.value, subst))
+    if isinstance(s, ir.For):
+        return dataclasses.replace(
+            s,
+            start=_rebase(s.start, subst),
+            stop=_rebase(s.stop, subst),
+            body=[_rebase_stmt(x, subst) for x in s.body],
+        )
+    if isinstance(s, ir.If):
+        return dataclasses.replace(
+            s,
+            cond=_rebase(s.cond, subst),
+            then=[_rebase_stmt(x, subst) for x in s.then],
+            orelse=[_rebase_stmt(x, subst) for x in s.orelse],
+        )
+    if isinstance(s, ir.Return):
+        return dataclasses.replace(s, value=None if s.value is None else _rebase(s.value, subst))
+    return s

@@ -1,0 +1,188 @@
+"""Arrays tiled through DDR (`tiled` variants): on-chip RAM that no longer grows with the data.
+
+A loop's passes over arrays by rows run a tile at a time: rows copied in from DDR, the
+iterations on the tile buffer, rows copied back (`ir.Copy`). The tiled IR must compute
+exactly what the kernel does on every vector (the interpreter), C simulation and the
+built-in RTL (through its AXI interfaces, copies started from the compute FSM) must pass
+every vector, and the estimate must keep the buffers a tile's size, so a pass over a
+million elements fits the board where the whole-array variant cannot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from frontend_util import hls_headers, profile_calls, write_files
+
+from partition import ir
+from partition.boards import load_board
+from partition.estimate.tiling import tile_kernel
+from partition.estimate.variants import candidate_directives, estimate_variant, kernel_variants
+from partition.frontend import Rejected, translate
+from partition.fuzz import rtlsim
+from partition.interp import execute
+from partition.vectors import kernel_vectors
+
+APP_DIR = Path(__file__).parent
+rng = np.random.default_rng(19)
+
+
+def running_sum(x):
+    """A scan: the accumulator is carried from one tile to the next."""
+    out = np.empty(len(x), dtype=np.int64)
+    acc = 0
+    for i in range(len(x)):
+        acc += int(x[i])
+        out[i] = acc
+    return out
+
+
+def smooth3(x):
+    """A window one row either side, from row 1 (tiles start off the bus word of int16)."""
+    y = np.zeros_like(x)
+    for i in range(1, len(x) - 1):
+        y[i] = (x[i - 1] + 2 * x[i] + x[i + 1]) // 4
+    return y
+
+
+def laplace(img):
+    """A 3 x 3 stencil by rows of an image: tiles of rows with a halo row above and below."""
+    h, w = img.shape
+    out = np.zeros((h, w), dtype=np.int32)
+    for y in range(1, h - 1):
+        for x in range(1, w - 1):
+            out[y, x] = (
+                int(img[y - 1, x])
+                + int(img[y + 1, x])
+                + int(img[y, x - 1])
+                + int(img[y, x + 1])
+                - 4 * int(img[y, x])
+            )
+    return out
+
+
+def gain_clip(x, gain):
+    """NumPy elementwise with a temporary; called with arrays of several lengths."""
+    y = x.astype(np.int32) * gain
+    return np.clip(y, -30000, 30000).astype(np.int16)
+
+
+CASES = {
+    "running_sum": (running_sum, lambda: (rng.integers(-1000, 1000, 2500).astype(np.int32),)),
+    "smooth3": (smooth3, lambda: (rng.integers(-30000, 30000, 4099).astype(np.int16),)),
+    "laplace": (laplace, lambda: (rng.integers(0, 256, (37, 70)).astype(np.uint8),)),
+    "gain_clip": (
+        gain_clip,
+        lambda: (rng.integers(-32768, 32767, int(rng.integers(1500, 5000))).astype(np.int16), 3),
+    ),
+}
+
+
+def kernel_of(name):
+    fn, make = CASES[name]
+    fp = profile_calls(fn, [make(), make(), make()], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    k.name = name
+    return k, kernel_vectors(k, fp)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_tiled_ir_computes_what_the_kernel_does(name):
+    k, vectors = kernel_of(name)
+    for bus in (32, 64):
+        t = tile_kernel(k, bus)
+        assert not isinstance(t, str), t
+        assert any(p.tiled for p in t.params)
+        assert any(isinstance(s, ir.Copy) for s in ir.walk_stmts(t.body))
+        for vs in vectors:
+            a, b = execute(k, vs.inputs, max_steps=10**8), execute(t, vs.inputs, max_steps=10**8)
+            assert a.status == b.status and a.ret == b.ret
+            for p in k.arrays:
+                assert np.array_equal(a.arrays[p.name], b.arrays[p.name]), (name, bus, p.name)
+
+
+def test_a_loop_that_breaks_out_is_not_tiled():
+    def find_first(x, limit):
+        out = np.zeros(len(x), dtype=np.int32)
+        for i in range(len(x)):
+            if x[i] > limit:
+                break
+            out[i] = x[i]
+        return out
+
+    fp = profile_calls(find_first, [(rng.integers(0, 100, 300).astype(np.int32), 99)], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    reason = tile_kernel(k, 32)
+    assert isinstance(reason, str) and "break" in reason
+    assert "tiled" not in [d.name for d in candidate_directives(k, load_board("pynq-z2"))]
+
+
+def test_a_pass_over_a_million_elements_fits_only_tiled():
+    """The issue's case: the whole-array buffers need more BRAM than the board has; the tiled
+    variant needs a few tiles' worth, and costs little time beyond the transfers."""
+
+    def scale_offset(x):
+        return x * 3 + 7
+
+    board = load_board("pynq-z2")
+    fp = profile_calls(scale_offset, [(np.arange(1 << 20, dtype=np.int32),)], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    by_name = {v.name: v.estimate for v in kernel_variants(k, board)}
+    base = estimate_variant(k, board, candidate_directives(k, board)[0])
+    assert base.bram18 > board.resources["bram18"]
+    tiled = [e for n, e in by_name.items() if n.startswith("tiled")]
+    assert tiled and all(e.bram18 <= 8 for e in tiled), [(e.variant, e.bram18) for e in tiled]
+    # a tile's copy setup and burst latency are a few % over moving the bytes whole
+    whole = next(e for n, e in by_name.items() if n == "tiled")
+    assert whole.cycles < 1.15 * base.cycles, (whole.cycles, base.cycles)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_csim_of_the_tiled_variant(tmp_path):
+    from test_frontend_numpy import _build_and_run
+
+    from partition.codegen import generate_hls
+
+    hls_headers(tmp_path)
+    board = load_board("pynq-z2")
+    for name in sorted(CASES):
+        k, vectors = kernel_of(name)
+        for d in [d for d in candidate_directives(k, board) if d.tile]:
+            files = generate_hls(
+                k, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json(), bus_bits=d.bus(board)
+            )
+            text = files[f"{name}.cpp"].decode()
+            assert "copy_in_" in text and "LOOP_TRIPCOUNT" in text
+            build, run = _build_and_run(write_files(tmp_path / f"{name}_{d.name}", files), name)
+            assert build.returncode == 0 and run is not None and run.returncode == 0, (
+                name,
+                d.name,
+                build.stderr[-2000:],
+            )
+
+
+@pytest.mark.skipif(not rtlsim.available(), reason="needs Icarus Verilog")
+def test_rtl_of_the_tiled_variants_passes_every_vector(tmp_path):
+    board = load_board("pynq-z2")
+    items = []
+    for seed, name in enumerate(sorted(CASES)):
+        k, vectors = kernel_of(name)
+        for variant in ("tiled", "tiled_wide64"):
+            kk = dataclasses.replace(k, name=f"{name}_{variant.replace('tiled_', '')}")
+            items.append(
+                rtlsim.prepare(
+                    kk, vectors, board, tmp_path / kk.name, seed, max_cycles=200_000, variant=variant
+                )
+            )
+    assert all(it.variant.startswith("tiled") and not it.fallback for it in items), [
+        (it.variant, it.fallback) for it in items
+    ]
+    got = rtlsim.run_batch(items, tmp_path)
+    assert all(r.status == "pass" for r in got.values()), got
