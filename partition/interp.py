@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -235,6 +235,7 @@ class Interpreter:
             else:
                 self.arrays[a.name] = np.zeros(a.shape, dtype=a.dtype.np)
         self.ret: Any = None
+        self.copies: list[tuple[str, int]] = []
         self.exec_block(self.k.body)
         outs = {p.name: self.arrays[p.name] for p in self.k.params if p.kind == "array"}
         return outs, self.ret
@@ -278,6 +279,7 @@ class Interpreter:
         elif isinstance(s, ir.Copy):
             row, n = int(self.eval(s.row)), int(self.eval(s.count))
             dram, buf = self.arrays[s.array], self.arrays[s.buffer]
+            self.copies.append((s.direction, n * (dram.nbytes // max(1, len(dram)))))
             if s.direction == "in":
                 buf[:n] = dram[row : row + n]
             else:
@@ -337,6 +339,7 @@ class Run:
     arrays: dict[str, np.ndarray]
     ret: Any
     status: int  # the kernel's fallback register (0 when it has none)
+    copies: list[tuple[str, int]] = field(default_factory=list)  # (direction, bytes) of each Copy
 
 
 def execute(kernel: ir.Kernel, args: dict[str, Any], max_steps: int | None = None) -> Run:
@@ -345,4 +348,4 @@ def execute(kernel: ir.Kernel, args: dict[str, Any], max_steps: int | None = Non
     caller check small calls and skip large ones)."""
     it = Interpreter(kernel, max_steps)
     arrays, ret = it.run(args)
-    return Run(arrays, ret, int(it.env.get(kernel.status, 0)) if kernel.status else 0)
+    return Run(arrays, ret, int(it.env.get(kernel.status, 0)) if kernel.status else 0, it.copies)

@@ -67,7 +67,7 @@ The IR is plain dataclasses and round-trips through JSON (`to_json`/`from_json`)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -233,8 +233,9 @@ class Copy:
     `partition.estimate.tiling`): direction "in" copies rows `row` .. `row + count - 1` of
     `array` into rows 0 .. count - 1 of the local `buffer` (a `LocalArray` whose `tile_of`
     names `array`), "out" copies them back. Rows are the leading dimension; `count` is never
-    negative and the rows lie inside the array (the tiling clamps them). `rows_max` bounds
-    `count` for the estimate, as `For.trip_max` bounds a loop. An array that is tiled
+    negative and the rows lie inside the array (the tiling clamps them). `rows_max` is the rows
+    a copy moves on average, what the estimate counts (a tiled loop's `trip_max` is its
+    iterations a tile on average); the buffer's rows bound `count`. An array that is tiled
     (`Param.tiled`) is touched by nothing else: it has no whole buffer on chip."""
 
     buffer: str
@@ -496,6 +497,51 @@ def walk_expr(e: Expr) -> Iterator[Expr]:
     elif isinstance(e, Math):
         for a in e.args:
             yield from walk_expr(a)
+
+
+def map_expr(e: Expr, fn: Callable[[Expr], Expr]) -> Expr:
+    """`e` rebuilt bottom-up: each node, its operands mapped first, replaced by `fn(node)`."""
+    if isinstance(e, Load):
+        e = dataclasses.replace(e, index=tuple(map_expr(i, fn) for i in e.index))
+    elif isinstance(e, (Bin, Cmp, Logic)):
+        e = dataclasses.replace(e, lhs=map_expr(e.lhs, fn), rhs=map_expr(e.rhs, fn))
+    elif isinstance(e, (Un, Cast)):
+        e = dataclasses.replace(e, operand=map_expr(e.operand, fn))
+    elif isinstance(e, Select):
+        e = dataclasses.replace(
+            e, cond=map_expr(e.cond, fn), then=map_expr(e.then, fn), orelse=map_expr(e.orelse, fn)
+        )
+    elif isinstance(e, Math):
+        e = dataclasses.replace(e, args=tuple(map_expr(a, fn) for a in e.args))
+    return fn(e)
+
+
+def map_stmts(body: list[Stmt], fn: Callable[[Expr], Expr]) -> list[Stmt]:
+    """`body` with every expression mapped by `map_expr(., fn)`, nested statements included. A
+    store's target is mapped as the load of the element it writes (`fn` renaming an array's
+    loads renames its stores alike); the mapped target must still be a load."""
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, Assign):
+            s = dataclasses.replace(s, value=map_expr(s.value, fn))
+        elif isinstance(s, Store):
+            target = map_expr(Load(s.array, s.index, BOOL), fn)
+            assert isinstance(target, Load), target
+            s = dataclasses.replace(s, array=target.array, index=target.index, value=map_expr(s.value, fn))
+        elif isinstance(s, For):
+            s = dataclasses.replace(
+                s, start=map_expr(s.start, fn), stop=map_expr(s.stop, fn), body=map_stmts(s.body, fn)
+            )
+        elif isinstance(s, If):
+            s = dataclasses.replace(
+                s, cond=map_expr(s.cond, fn), then=map_stmts(s.then, fn), orelse=map_stmts(s.orelse, fn)
+            )
+        elif isinstance(s, Return) and s.value is not None:
+            s = dataclasses.replace(s, value=map_expr(s.value, fn))
+        elif isinstance(s, Copy):
+            s = dataclasses.replace(s, row=map_expr(s.row, fn), count=map_expr(s.count, fn))
+        out.append(s)
+    return out
 
 
 # ----------------------------------------------------------------------- JSON

@@ -131,17 +131,21 @@ def test_the_board_changes_the_answer() -> None:
     [("machine_monitor", "pynq-z2", 16), ("web_inspection", "kv260", 10), ("ecg_qrs", "kv260", 14)],
 )
 def test_many_kernels_compete_for_block_ram(app: str, board: str, kernels: int) -> None:
-    """A packing of many close kernels: the ILP beats hottest-first and random-restart local search."""
+    """A packing of many close kernels, built so that with their arrays on chip well under half
+    of them fit: the ILP is never worse than hottest-first and random-restart local search, and
+    better than at least one. Tiling through DDR (`tiled` variants) lets kernels trade block RAM
+    for LUT and time, so more of them fit than the apps were built for."""
     p, sol = plan(app, board)
     assert len(p.tasks) == kernels  # every stage translated
     assert sol.status == "Optimal"
-    bram = sum(min(v.resources["bram18"] for v in t.options()) for t in p.tasks)
-    assert bram > 2 * p.budget["bram18"]  # well under half of them fit
-    assert 3 <= len(on_fpga(sol)) < kernels
+    whole = sum(min(v.resources["bram18"] for v in t.options() if "tiled" not in v.name) for t in p.tasks)
+    assert whole > 2 * p.budget["bram18"]
+    assert len(on_fpga(sol)) >= 3
     greedy = objective_of(p, *greedy_hot_first(p))
     ls = local_search(p, objective_of, restarts=LS_RESTARTS, seed=LS_SEED)
-    for other in (greedy, ls.objective_s, objective_of(p, *all_fpga_that_fits(p))):
-        assert sol.objective_s < other < 1.5 * sol.objective_s  # close, and the ILP better
+    others = (greedy, ls.objective_s, objective_of(p, *all_fpga_that_fits(p)))
+    assert all(sol.objective_s <= other * (1 + 1e-9) for other in others), (sol.objective_s, others)
+    assert any(sol.objective_s < other for other in others), (sol.objective_s, others)
 
 
 def _random_problem(rng: random.Random, n: int) -> Problem:

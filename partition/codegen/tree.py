@@ -80,7 +80,7 @@ def build_tree(
         vectors = checked[name] if name in checked else kernel_vectors(k, profile.functions[name])
         rtl = plan.rtl.get(name)
         if rtl is not None:
-            for rel, data in {**rtl.files, **rtl_vector_files(k, vectors)}.items():
+            for rel, data in {**rtl.files, **rtl_vector_files(k, vectors, rtl.built, rtl.data_bits)}.items():
                 files[f"rtl/{k.name}/{rel}"] = data
         chosen = plan.directives(name)
         hls_files = generate_hls(

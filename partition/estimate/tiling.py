@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 
 from partition import ir
 from partition.dtypes import DType, dtype
@@ -40,28 +41,49 @@ from partition.estimate.schedule import has_jumps
 
 TILE_BYTES = 4096  # bytes of a tile's own rows per tiled array: one 4 KB burst boundary apart
 MAX_HALO = 8  # rows a window may reach beyond the iteration's own row (|c|)
+HALO_AMORTISE = 4  # a tile has at least this many rows per row of its window's halo ...
+MAX_TILE_BYTES = 32768  # ... as long as a buffer stays within this
 I64 = dtype("int64")
 
 
-def _offset(e: ir.Expr, var: str) -> int | None:
-    """c when `e` is the loop variable `var` plus a constant c (through value-preserving casts)."""
+def _offset(
+    e: ir.Expr, var: str, defs: dict[str, ir.Expr] | None = None, first: int | None = None
+) -> int | None:
+    """c when `e` is the loop variable `var` plus a constant c (through value-preserving casts,
+    and scalars `defs` gives the value of). `first`: the variable's least value, when known:
+    Python's negative index wrap of `var + c` (`var + c + n if var + c < 0 else var + c`) is
+    then `var + c` when first + c >= 0."""
+    defs = defs or {}
     if isinstance(e, ir.Cast) and e.dtype.is_int and e.operand.dtype.is_int:
         src, dst = e.operand.dtype, e.dtype
         if (dst.bits > src.bits and (dst.kind == "int" or src.kind == "uint")) or (
             dst.kind == src.kind and dst.bits >= src.bits
         ):
-            return _offset(e.operand, var)
+            return _offset(e.operand, var, defs, first)
         return None
     if isinstance(e, ir.Var):
+        if e.name in defs:
+            return _offset(defs[e.name], var, {}, first)
         return 0 if e.name == var else None
     if isinstance(e, ir.Bin) and e.op in ("add", "sub") and isinstance(e.rhs, ir.Const):
-        inner = _offset(e.lhs, var)
+        inner = _offset(e.lhs, var, defs, first)
         if inner is None or not e.rhs.dtype.is_int:
             return None
         c = int(e.rhs.value) * (1 if e.op == "add" else -1)
         return inner + c if abs(inner + c) <= MAX_HALO else None
     if isinstance(e, ir.Bin) and e.op == "add" and isinstance(e.lhs, ir.Const):
-        return _offset(ir.Bin("add", e.rhs, e.lhs, e.dtype), var)
+        return _offset(ir.Bin("add", e.rhs, e.lhs, e.dtype), var, defs, first)
+    if (
+        isinstance(e, ir.Select)
+        and isinstance(e.cond, ir.Cmp)
+        and e.cond.op == "lt"
+        and e.cond.lhs == e.orelse
+        and isinstance(e.cond.rhs, ir.Const)
+        and e.cond.rhs.value == 0
+        and first is not None
+    ):
+        c = _offset(e.orelse, var, defs, first)
+        return c if c is not None and first + c >= 0 else None
     return None
 
 
@@ -103,10 +125,17 @@ def _candidate(kernel: ir.Kernel, pos: int, s: ir.Stmt) -> _Loop | str:
     offsets: dict[str, set[int]] = {}
     loaded: set[str] = set()
     stored: set[str] = set()
-    for name, index, store in _accesses(s.body):
-        c = _offset(index[0], s.var) if index else None
-        offsets.setdefault(name, set()).add(c if c is not None else math.inf)  # type: ignore[arg-type]
-        (stored if store else loaded).add(name)
+    first = int(s.start.value) if isinstance(s.start, ir.Const) else None
+    # scalars the body assigns once, at its top level: an access after that assignment sees its value
+    counts = Counter(x.var for x in ir.walk_stmts(s.body) if isinstance(x, ir.Assign))
+    defs: dict[str, ir.Expr] = {}
+    for st in s.body:
+        for name, index, store in _accesses([st]):
+            c = _offset(index[0], s.var, defs, first) if index else None
+            offsets.setdefault(name, set()).add(c if c is not None else math.inf)  # type: ignore[arg-type]
+            (stored if store else loaded).add(name)
+        if isinstance(st, ir.Assign) and counts[st.var] == 1:
+            defs[st.var] = st.value
     return _Loop(pos, s, offsets, loaded, stored)
 
 
@@ -129,6 +158,7 @@ def tiling_reason(kernel: ir.Kernel, bus_bits: int) -> str | None:
 def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) -> ir.Kernel | str:
     """`kernel` with every array parameter it can tile moved a tile at a time (module doc),
     or the reason no array can be."""
+    kernel = inline_maps(kernel)
     loops: list[_Loop] = []
     outside: set[str] = set()
     reasons: list[str] = []
@@ -184,7 +214,7 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
         *kernel.notes,
         "tiled through DDR: "
         + ", ".join(f"{p.name} ({bufs[names.buffer(p.name)].shape[0]} rows on chip)" for p in tiled)
-        + f"; copies of up to {tile_bytes:,} bytes of rows per tile",
+        + f"; a tile is about {tile_bytes:,} bytes of rows (more where a window's halo needs them)",
     ]
     return dataclasses.replace(
         kernel, params=params, body=body, scalars=scalars, locals=[*locals_, *bufs.values()], notes=notes
@@ -230,7 +260,16 @@ def _tile_loop(
     vdt = kernel.scalars.get(s.var, s.start.dtype)
     row_bytes = {n: kernel.param(n).nbytes // kernel.param(n).shape[0] for n in arrays}
     temp_bytes = [a.size // a.shape[0] * a.dtype.nbytes for a in kernel.locals if a.name in temps]
-    T = max(1, min(tile_bytes // max([*row_bytes.values(), *temp_bytes]), s.trip_max or 1))
+    widest = max([*row_bytes.values(), *temp_bytes])
+    T = tile_bytes // widest
+    span = max(max(lp.offsets[n]) - min(lp.offsets[n]) for n in arrays)
+    if HALO_AMORTISE * span > T:  # wide rows and a window: more rows a tile, so the halo is a small part
+        T = min(HALO_AMORTISE * span, MAX_TILE_BYTES // widest)
+    T = max(1, min(T, s.trip_max or 1))
+    # what the estimate counts: the tiles, and a tile's iterations on average (the last one is
+    # short), so tiles x per_tile is the loop's trip, not a whole tile more
+    tiles = max(1, math.ceil((s.trip_max or 1) / T))
+    per_tile = math.ceil((s.trip_max or 1) / tiles)
     stop_v, t_v, end_v = (
         names.fresh(f"stop_{label}"),
         names.fresh(f"tile_{label}"),
@@ -267,15 +306,16 @@ def _tile_loop(
             )
         )
         rows = min(T + (cmax - cmin) + (align - 1), p.shape[0])
+        typical = min(per_tile + cmax - cmin, rows)
         buf = names.buffer(n)
         bufs.append(ir.LocalArray(buf, p.dtype, (rows, *p.shape[1:]), None, tile_of=n))
         lo = ir.Var(lo_v, I64)
         cnt = ir.Var(cnt_v, I64)
         copy_in = n in lp.loaded or not _covers(lp, n, p, align, T)
         if copy_in:
-            copies_in.append(ir.Copy(buf, n, lo, cnt, "in", rows, s.line))
+            copies_in.append(ir.Copy(buf, n, lo, cnt, "in", typical, s.line))
         if n in lp.stored:
-            copies_out.append(ir.Copy(buf, n, lo, cnt, "out", rows, s.line))
+            copies_out.append(ir.Copy(buf, n, lo, cnt, "out", typical, s.line))
         subst[n] = (buf, lo)
     for n in temps:
         a = next(x for x in kernel.locals if x.name == n)
@@ -286,8 +326,8 @@ def _tile_loop(
         s,
         start=ir.Var(t_v, vdt),
         stop=ir.Var(end_v, vdt),
-        body=[_rebase_stmt(x, subst) for x in s.body],
-        trip_max=min(T, s.trip_max),
+        body=_rebased(s.body, subst),
+        trip_max=per_tile,
     )
     tiles = ir.For(
         t_v,
@@ -295,7 +335,7 @@ def _tile_loop(
         ir.Var(stop_v, vdt),
         T,
         [*pre, *copies_in, inner, *copies_out],
-        max(1, math.ceil((s.trip_max or 1) / T)),
+        tiles,
         s.line,
         f"T{label}",
     )
@@ -303,21 +343,44 @@ def _tile_loop(
 
 
 def _covers(lp: _Loop, n: str, p: ir.Param, align: int, tile: int) -> bool:
-    """Whether every tile stores every row of its window of output `n`: a 1-D array stored at
-    row i + c (one c; every tile's first row i + c on a bus word, so the window starts there)
-    unconditionally at the loop body's top level, and never loaded. Then its rows need not be
-    copied in first."""
-    if p.direction != "out" or len(p.shape) != 1 or n in lp.loaded or len(lp.offsets[n]) != 1:
+    """Whether every tile stores every element of its window of output `n`: stored at row
+    i + c (one c; every tile's first row i + c on a bus word, so the window starts there), by
+    a store every iteration reaches whose other indices run over the whole row, and never
+    loaded. Then its rows need not be copied in first."""
+    if p.direction != "out" or n in lp.loaded or len(lp.offsets[n]) != 1:
         return False
     (c,) = lp.offsets[n]
     start = lp.loop.start
     if align > 1 and (tile % align or not isinstance(start, ir.Const) or (int(start.value) + c) % align):
         return False
-    for x in lp.loop.body:
+    return _writes_rows(lp.loop.body, n, p.shape[1:], [])
+
+
+def _writes_rows(body: list[ir.Stmt], n: str, rest: tuple[int, ...], inner: list[str]) -> bool:
+    """Whether running `body` once stores `n` at every index of the row's other dimensions
+    `rest` (the loops `inner` already entered run over the ones before)."""
+    for x in body:
+        if (
+            isinstance(x, ir.Store)
+            and x.array == n
+            and len(inner) == len(rest)
+            and all(_offset(i, v) == 0 for i, v in zip(x.index[1:], inner))
+        ):
+            return True
+        if (
+            isinstance(x, ir.For)
+            and len(inner) < len(rest)
+            and x.step == 1
+            and isinstance(x.start, ir.Const)
+            and int(x.start.value) == 0
+            and isinstance(x.stop, ir.Const)
+            and int(x.stop.value) == rest[len(inner)]
+            and not has_jumps(x.body)
+            and _writes_rows(x.body, n, rest, [*inner, x.var])
+        ):
+            return True
         if has_jumps([x], (ir.Continue,)):
             return False  # a store after it may not run in every iteration
-        if isinstance(x, ir.Store) and x.array == n:
-            return True
     return False
 
 
@@ -325,55 +388,103 @@ def _min(a: ir.Expr, b: ir.Expr, dt: DType) -> ir.Expr:
     return ir.Bin("min", a, b, dt)
 
 
-def _rebase(e: ir.Expr, subst: dict[str, tuple[str, ir.Expr]]) -> ir.Expr:
-    if isinstance(e, ir.Load):
-        idx = tuple(_rebase(i, subst) for i in e.index)
-        if e.array in subst:
-            buf, lo = subst[e.array]
-            return ir.Load(buf, (_row(idx[0], lo), *idx[1:]), e.dtype)
-        return dataclasses.replace(e, index=idx)
-    if isinstance(e, (ir.Bin, ir.Cmp, ir.Logic)):
-        return dataclasses.replace(e, lhs=_rebase(e.lhs, subst), rhs=_rebase(e.rhs, subst))
-    if isinstance(e, (ir.Un, ir.Cast)):
-        return dataclasses.replace(e, operand=_rebase(e.operand, subst))
-    if isinstance(e, ir.Select):
-        return dataclasses.replace(
-            e, cond=_rebase(e.cond, subst), then=_rebase(e.then, subst), orelse=_rebase(e.orelse, subst)
-        )
-    if isinstance(e, ir.Math):
-        return dataclasses.replace(e, args=tuple(_rebase(a, subst) for a in e.args))
-    return e
-
-
 def _row(index: ir.Expr, lo: ir.Expr) -> ir.Expr:
     """Row `index` of the array as a row of its tile buffer, which starts at row `lo`."""
     return ir.Bin("sub", ir.Cast(index, I64) if index.dtype != I64 else index, lo, I64)
 
 
-def _rebase_stmt(s: ir.Stmt, subst: dict[str, tuple[str, ir.Expr]]) -> ir.Stmt:
-    if isinstance(s, ir.Assign):
-        return dataclasses.replace(s, value=_rebase(s.value, subst))
-    if isinstance(s, ir.Store):
-        idx = tuple(_rebase(i, subst) for i in s.index)
-        arr = s.array
-        if arr in subst:
-            arr, lo = subst[arr]
-            idx = (_row(idx[0], lo), *idx[1:])
-        return dataclasses.replace(s, array=arr, index=idx, value=_rebase(s.value, subst))
-    if isinstance(s, ir.For):
-        return dataclasses.replace(
-            s,
-            start=_rebase(s.start, subst),
-            stop=_rebase(s.stop, subst),
-            body=[_rebase_stmt(x, subst) for x in s.body],
-        )
-    if isinstance(s, ir.If):
-        return dataclasses.replace(
-            s,
-            cond=_rebase(s.cond, subst),
-            then=[_rebase_stmt(x, subst) for x in s.then],
-            orelse=[_rebase_stmt(x, subst) for x in s.orelse],
-        )
-    if isinstance(s, ir.Return):
-        return dataclasses.replace(s, value=None if s.value is None else _rebase(s.value, subst))
-    return s
+def _rebased(body: list[ir.Stmt], subst: dict[str, tuple[str, ir.Expr]]) -> list[ir.Stmt]:
+    """`body` with each access of an array in `subst` made to its tile buffer, which holds
+    its rows from `lo` on."""
+
+    def fn(e: ir.Expr) -> ir.Expr:
+        if isinstance(e, ir.Load) and e.array in subst:
+            buf, lo = subst[e.array]
+            return ir.Load(buf, (_row(e.index[0], lo), *e.index[1:]), e.dtype)
+        return e
+
+    return ir.map_stmts(body, fn)
+
+
+# operations cheap enough to compute again at every use of an inlined temporary (no DSP, no
+# divider, a LUT level or two): what `x = img.astype(np.int32)` and its kin are made of
+_CHEAP = frozenset(
+    ("add", "sub", "and", "or", "xor", "shl", "shr", "min", "max", "neg", "invert", "not", "abs")
+)
+
+
+def inline_maps(kernel: ir.Kernel) -> ir.Kernel:
+    """`kernel` with each elementwise temporary computed again where it is read.
+
+    A local array written by one top-level nest over its whole shape (`for i: for j:
+    x[i, j] = f(a[i, j])`, a NumPy `astype` or cheap expression of arrays nothing stores
+    into) and read only after it holds at every element what f gives there, so a read of
+    x[p, q] is f(a[p, q]): the nest and the array go, and a loop reading x with a window of
+    rows can tile `a` instead of buffering x whole."""
+    stored = {s.array for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Store)}
+    assigned = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, (ir.Assign, ir.For))}
+    body = list(kernel.body)
+    gone: set[str] = set()
+    for a in kernel.locals:
+        if a.init is not None:
+            continue
+        found = _map_def(body, a, stored, assigned)
+        if found is None:
+            continue
+        pos, loop_vars, value = found
+        if any(a.name in {x[0] for x in _accesses([st])} for st in body[:pos]):
+            continue  # read before the nest writes it
+
+        def fn(e: ir.Expr, a=a, loop_vars=loop_vars, value=value) -> ir.Expr:
+            if isinstance(e, ir.Load) and e.array == a.name:
+                env = dict(zip(loop_vars, e.index))
+                return ir.map_expr(value, lambda v: env.get(v.name, v) if isinstance(v, ir.Var) else v)
+            return e
+
+        body = body[:pos] + ir.map_stmts(body[pos + 1 :], fn)
+        gone.add(a.name)
+    if not gone:
+        return kernel
+    return dataclasses.replace(kernel, body=body, locals=[a for a in kernel.locals if a.name not in gone])
+
+
+def _map_def(
+    body: list[ir.Stmt], a: ir.LocalArray, stored: set[str], assigned: set[str]
+) -> tuple[int, list[str], ir.Expr] | None:
+    """(position, loop variables, value) of the one top-level nest that writes every element of
+    `a` from arrays nothing stores into, when there is exactly that nest and no other store."""
+    stores = [s for s in ir.walk_stmts(body) if isinstance(s, ir.Store) and s.array == a.name]
+    if len(stores) != 1:
+        return None
+    for pos, top in enumerate(body):
+        s: ir.Stmt = top
+        loop_vars: list[str] = []
+        for dim in a.shape:
+            if not (
+                isinstance(s, ir.For)
+                and s.step == 1
+                and isinstance(s.start, ir.Const)
+                and int(s.start.value) == 0
+                and isinstance(s.stop, ir.Const)
+                and int(s.stop.value) == dim
+                and len(s.body) == 1
+            ):
+                break
+            loop_vars.append(s.var)
+            s = s.body[0]
+        else:
+            if not (
+                isinstance(s, ir.Store)
+                and s is stores[0]
+                and s.index == tuple(ir.Var(v, i.dtype) for v, i in zip(loop_vars, s.index))
+            ):
+                return None
+            for e in ir.walk_expr(s.value):
+                if isinstance(e, ir.Load) and (e.array in stored or e.array == a.name):
+                    return None
+                if isinstance(e, ir.Var) and e.name not in loop_vars and e.name in assigned:
+                    return None
+                if (isinstance(e, (ir.Bin, ir.Un)) and e.op not in _CHEAP) or isinstance(e, ir.Math):
+                    return None
+            return pos, loop_vars, s.value
+    return None

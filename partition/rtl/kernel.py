@@ -103,6 +103,7 @@ class RtlKernel:
     data_bits: int = BUS_BITS  # m_axi_gmem data width
     gmem: bool = True  # whether it has m_axi_gmem (some array is not streamed)
     streams: dict[str, str] = field(default_factory=dict)  # AXI-Stream port -> "in" or "out"
+    built: ir.Kernel | None = field(default=None, repr=False)  # the IR built (the variant's: unrolled, tiled)
 
 
 def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None = None) -> RtlKernel:
@@ -132,4 +133,5 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
     return RtlKernel(
         k.name, k.name, sources, files, design.sched, design.rmap, d.name, est, bus,
         gmem=any(not p.stream for p in k.arrays), streams={p.name: p.direction for p in k.arrays if p.stream},
+        built=k,
     )  # fmt: skip

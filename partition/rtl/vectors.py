@@ -18,7 +18,9 @@ so one profiled vector set feeds both backends. `manifest.json`:
                  (absent otherwise)}, ...]  # declaration order, as in the register map
      "ret": {"dtype", "nbytes"} | null,
      "vectors": [{"label", "inputs": {name: file}, "outputs": {name: file},
-                  "return": file | null, "status": file (a kernel with a status)}, ...],
+                  "return": file | null, "status": file (a kernel with a status),
+                  "traffic": [beats read, beats written] (a kernel that moves a call's
+                  own amount: run-time lengths, tiles through DDR; absent otherwise)}, ...],
      "status": {"name": "fallback", "either": 255} (a kernel with a status: the register
                and the expected value that accepts 0 and 1)}
 
@@ -32,14 +34,19 @@ import dataclasses
 import json
 
 from partition import ir
+from partition.interp import StepLimit, execute
 from partition.regmap import STATUS
 from partition.vectors import STATUS_EITHER, VectorSet, bin_files
 
 FORMAT = "partition-rtl-vectors/1"
 
 
-def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes]:
-    """{relative path: bytes} of `vectors/` for `kernel` (deterministic)."""
+def vector_files(
+    kernel: ir.Kernel, vectors: list[VectorSet], built: ir.Kernel | None = None, bus_bits: int = 32
+) -> dict[str, bytes]:
+    """{relative path: bytes} of `vectors/` for `kernel` (deterministic). `built`: the IR the
+    RTL was built from (a variant's, `RtlKernel.built`) with its m_axi `bus_bits`: a tiled one
+    moves tiles, and each vector then states the beats it must read and write."""
     ret_dt = kernel.ret
     if ret_dt is None:
         vectors = [dataclasses.replace(v, ret=None) for v in vectors]
@@ -80,6 +87,7 @@ def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes
                 "outputs": outputs,
                 "return": f"{k}_return.bin" if ret_dt is not None else None,
                 **({"status": f"{k}_{STATUS}.out.bin"} if kernel.status is not None else {}),
+                **({"traffic": traffic(built, vs, bus_bits)} if built is not None and tiled(built) else {}),
             }
         )
     manifest = {
@@ -93,3 +101,53 @@ def vector_files(kernel: ir.Kernel, vectors: list[VectorSet]) -> dict[str, bytes
         manifest["status"] = {"name": STATUS, "either": STATUS_EITHER}
     files["vectors/manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     return dict(sorted(files.items()))
+
+
+def tiled(kernel: ir.Kernel) -> bool:
+    return any(p.tiled for p in kernel.params)
+
+
+def traffic(kernel: ir.Kernel, vs: VectorSet, bus_bits: int) -> list[int]:
+    """[beats read, beats written] of one call of a tiled `kernel` on vector `vs`: each copy's
+    rows in whole beats (it is a transfer of its own), and the arrays it moves whole.
+
+    The copies' rows and counts follow the loop bounds and lengths only, so they come from
+    running the kernel without the loops inside its tile loops (cheap for any size)."""
+    beat = bus_bits // 8
+    try:
+        run = execute(_skeleton(kernel), vs.inputs, max_steps=10**7)
+    except (KeyError, StepLimit):  # a scalar the skipped loops compute is read after them
+        run = execute(kernel, vs.inputs, max_steps=10**8)
+    moved = {"in": 0, "out": 0}
+    for direction, nbytes in run.copies:
+        moved[direction] += -(-nbytes // beat)
+    for p in kernel.arrays:
+        if p.tiled or p.stream:
+            continue
+        rows = ir.dyn_rows(p, int(vs.inputs[p.dyn])) if p.dyn else p.shape[0]
+        beats = -(-(rows * (p.nbytes // p.shape[0])) // beat)
+        moved["in"] += beats if p.direction in ("in", "inout") else 0
+        moved["out"] += beats if p.direction in ("out", "inout") else 0
+    return [moved["in"], moved["out"]]
+
+
+def _skeleton(kernel: ir.Kernel) -> ir.Kernel:
+    """`kernel` without the loops inside its tile loops (the loops holding copies)."""
+
+    def walk(body: list[ir.Stmt]) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in body:
+            if isinstance(s, ir.For):
+                inner = s.body
+                if any(isinstance(x, ir.Copy) for x in inner):
+                    inner = [x for x in inner if not isinstance(x, ir.For)]
+                s = dataclasses.replace(s, body=walk(inner))
+            elif isinstance(s, ir.If):
+                s = dataclasses.replace(s, then=walk(s.then), orelse=walk(s.orelse))
+            out.append(s)
+        return out
+
+    body = walk(kernel.body)
+    if body and isinstance(body[-1], ir.Return):  # its value may be one the skipped loops compute
+        body = body[:-1]
+    return dataclasses.replace(kernel, body=body)

@@ -139,7 +139,8 @@ class StatementPrinter:
         base = self.printer.expr(s.row)
         base = base if row == 1 else f"({base}) * {row}"
         per_word = ram_geometry(s.buffer, p.dtype, 1, "buffer", self.bus_bits).per_word
-        pragmas = ["PIPELINE II=1", f"LOOP_TRIPCOUNT max={s.rows_max * row}"]
+        rows = next(a.shape[0] for a in self.k.locals if a.name == s.buffer)
+        pragmas = ["PIPELINE II=1", f"LOOP_TRIPCOUNT max={rows * row} avg={s.rows_max * row}"]
         if per_word > 1:
             pragmas.append(f"UNROLL factor={per_word}")
         ddr, buf = f"{s.array}[{base} + {j}]", f"{s.buffer}[{j}]"
