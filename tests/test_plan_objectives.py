@@ -196,7 +196,12 @@ def test_burst_width_variants_widen_the_m_axi_to_the_ps_port():
     for name, wide in (("pynq-z2", 64), ("kv260", 128)):
         board = load_board(name)
         ds = {d.name: d for d in candidate_directives(k, board)}
-        assert [n for n in ds if "wide" in n] == [f"wide{wide}", f"unroll2_wide{wide}", f"unroll4_wide{wide}"]
+        assert [n for n in ds if "wide" in n] == [
+            f"wide{wide}",
+            f"unroll2_wide{wide}",
+            f"unroll4_wide{wide}",
+            f"tiled_wide{wide}",
+        ]
         assert ds[f"wide{wide}"].bus(board) == wide and ds["base"].bus(board) == 32
         assert f"{wide}-bit m_axi" in ds[f"wide{wide}"].describe()
         base = estimate_variant(k, board, ds["base"])
