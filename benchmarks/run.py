@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import bench_acceptance, bench_baselines, bench_fidelity, bench_pipeline, bench_solve
+from benchmarks import (
+    bench_acceptance,
+    bench_baselines,
+    bench_fidelity,
+    bench_pipeline,
+    bench_solve,
+    bench_tiling,
+)
 
 
 def main() -> int:
@@ -15,6 +22,7 @@ def main() -> int:
         ("pipeline", bench_pipeline.main),
         ("fidelity", bench_fidelity.main),
         ("acceptance", bench_acceptance.main),
+        ("tiling", bench_tiling.main),
     ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])

@@ -1,0 +1,1 @@
+"""Apps whose data is larger than on-chip RAM, for `benchmarks.bench_tiling` (issue 19)."""
