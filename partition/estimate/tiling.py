@@ -26,7 +26,7 @@ transfer started from the compute FSM), so they share one microarchitecture, and
 transfers cost what the phase transfers cost (`transfer_cycles`) at the board's bus.
 
 An array that is not accessed that way anywhere keeps its whole buffer; a kernel none of
-whose arrays can be tiled has no tiled variant (`tiling_reason` says why).
+whose arrays can be tiled has no tiled variant (`tile_kernel` returns why).
 """
 
 from __future__ import annotations
@@ -147,12 +147,6 @@ def _rows_expr(kernel: ir.Kernel, p: ir.Param) -> ir.Expr:
     if p.dyn_offset:
         n = ir.Bin("max", ir.Bin("add", n, ir.Const(p.dyn_offset, I64), I64), ir.Const(0, I64), I64)
     return n
-
-
-def tiling_reason(kernel: ir.Kernel, bus_bits: int) -> str | None:
-    """Why `kernel` has no tiled variant, or None when it has one."""
-    tiled = tile_kernel(kernel, bus_bits)
-    return tiled if isinstance(tiled, str) else None
 
 
 def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) -> ir.Kernel | str:
