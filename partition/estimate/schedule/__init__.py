@@ -48,7 +48,8 @@ p + (0, j) / p + (1, j).
 The package: `kernel.schedule_kernel` (the entry point), `loops` (statements, FSM loops,
 pipelines and their II), `region` (placing straight-line code in cycles), `operators`
 (the table entry each operation binds to), `ports` (the RAM port and bank of each access),
-`context` (per-kernel state), `analysis` (affine indices, jumps, widths of the IR),
+`context` (per-kernel state), `analysis` (affine indices and jumps of the IR), `widths`
+(the widths synthesis keeps of each operator),
 `memory` (RAM and bank geometry), `phases` (the call's control and burst timing) and
 `artefacts` (the schedule's data types).
 """

@@ -1,11 +1,10 @@
-"""What the schedule reads off the IR before placing anything: affine indices, jumps, widths.
+"""What the schedule reads off the IR before placing anything: affine indices and jumps.
 
 Array indices as affine forms in a loop variable (`flat_affine`: the schedule's port banks
 and RAW distances, and the variants' cyclic partitioning, ask it), whether statements
 contain loops or break/continue (`contains_loop`, `has_jumps`: which loops pipeline, for
-the schedule and the variants alike), and the significant widths synthesis sizes
-multipliers by (`eff_bits`, `narrow_vars`). Pure functions of the IR, apart from the
-scheduling state that uses them.
+the schedule and the variants alike). Pure functions of the IR, apart from the
+scheduling state that uses them; the widths synthesis keeps are `schedule.widths`.
 """
 
 from __future__ import annotations
@@ -102,42 +101,3 @@ def flat_affine(index: tuple[ir.Expr, ...], shape: tuple[int, ...], loop_var: st
 def distinct(a: Affine | None, b: Affine | None) -> bool:
     """Provably different addresses within one iteration (same symbols, different offset)."""
     return a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and a[1] != b[1]
-
-
-def eff_bits(e: ir.Expr, out_bits: int, narrow: dict[str, int] | None = None) -> int:
-    """Significant signed width of a multiplier operand (a cast from a narrower integer
-    keeps the narrow width, plus a sign bit when unsigned; constants their magnitude; a
-    variable the width of every value assigned to it)."""
-    if isinstance(e, ir.Var) and narrow and e.name in narrow:
-        return min(out_bits, narrow[e.name])
-    if isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, int):
-        return min(out_bits, abs(int(e.value)).bit_length() + 1)
-    if isinstance(e, ir.Cast) and e.operand.dtype.is_int and e.dtype.is_int:
-        src = e.operand.dtype
-        return min(out_bits, src.bits + (1 if src.kind == "uint" else 0))
-    if isinstance(e, ir.Cast) and e.operand.dtype.is_bool:
-        return min(out_bits, 2)
-    return out_bits
-
-
-def narrow_vars(kernel: ir.Kernel, var_types: dict[str, DType]) -> dict[str, int]:
-    """Integer variables whose every assignment is narrower than their type (`v =
-    np.int32(x[i])` of an int16 `x`): their significant signed width. Synthesis sees the
-    sign extension and sizes a multiplier by it (yosys `wreduce`, Vivado likewise)."""
-    widths: dict[str, int] = {}
-    loop_vars = set()
-    for s in ir.walk_stmts(kernel.body):
-        if isinstance(s, ir.For):
-            loop_vars.add(s.var)
-        elif isinstance(s, ir.Assign):
-            dt = var_types.get(s.var)
-            if dt is None or not dt.is_int:
-                continue
-            bits = eff_bits(s.value, dtype_bits(dt))
-            widths[s.var] = max(widths.get(s.var, 0), bits)
-    params = {p.name for p in kernel.scalar_params}
-    return {
-        v: b
-        for v, b in widths.items()
-        if v not in loop_vars and v not in params and b < dtype_bits(var_types[v])
-    }

@@ -14,8 +14,9 @@ from typing import Any
 from partition import ir
 from partition.dtypes import DType
 from partition.estimate import tables
-from partition.estimate.schedule.analysis import flat_affine, narrow_vars
+from partition.estimate.schedule.analysis import flat_affine
 from partition.estimate.schedule.memory import RAM_PORTS, RamInfo, ram_geometry
+from partition.estimate.schedule.widths import Widths
 
 
 class KernelContext:
@@ -67,7 +68,8 @@ class KernelContext:
                 self.var_types.setdefault(s.var, s.value.dtype)
         self.chain_ff = 0
         self.writers: dict[str, int] = defaultdict(int)
-        self.narrow = narrow_vars(kernel, self.var_types)
+        # the width synthesis keeps of each operator and register (schedule.widths)
+        self.widths = Widths(kernel, self.var_types, {n: r.elems for n, r in self.rams.items()})
         # element lanes of a packed buffer word the compute phase reads (None: any lane)
         self.lanes: dict[str, set[int] | None] = {}
 

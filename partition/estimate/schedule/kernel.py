@@ -52,7 +52,7 @@ def schedule_kernel(
     for name, dt in sorted(ctx.var_types.items()):
         if name in scalar_params and ctx.writers.get(name, 0) == 0:
             continue  # read straight from its AXI-Lite register
-        registers[name] = dtype_bits(dt)
+        registers[name] = min(dtype_bits(dt), ctx.widths.var_bits.get(name, dtype_bits(dt)) or 1)
     return KernelSchedule(
         kernel=kernel.name,
         family=family,

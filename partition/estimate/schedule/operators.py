@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from partition import ir
 from partition.estimate import tables
-from partition.estimate.schedule.analysis import dtype_bits, eff_bits
+from partition.estimate.schedule.analysis import dtype_bits
 from partition.estimate.schedule.context import KernelContext
 from partition.estimate.schedule.memory import RamInfo, bank_geometry
 from partition.estimate.tables import OpCost
@@ -22,12 +22,13 @@ def bind(ctx: KernelContext, e: ir.Expr) -> tuple[str, int, OpCost]:
     """(unit kind, result bits, cost) of a Select, Cast, Un, Logic, Cmp, Bin or Math node."""
     fam = ctx.family
     if isinstance(e, ir.Select):
-        return "select", dtype_bits(e.dtype), tables.int_cost("select", dtype_bits(e.dtype), fam)
+        w = ctx.widths.of(e)
+        return "select", w, tables.int_cost("select", w, fam)
     if isinstance(e, ir.Cast):
         return _cast(ctx, e)
     if isinstance(e, ir.Un):
         kind, cost = _un(ctx, e)
-        return kind, dtype_bits(e.dtype), cost
+        return kind, ctx.widths.of(e), cost
     if isinstance(e, ir.Logic):
         return "logic", 1, tables.int_cost("logic", 1, fam)
     if isinstance(e, ir.Cmp):
@@ -37,14 +38,15 @@ def bind(ctx: KernelContext, e: ir.Expr) -> tuple[str, int, OpCost]:
             kind = "fcmp"
         elif dt.is_bool:
             cost, kind = tables.int_cost("logic", 1, fam), "logic"
-        elif e.op in ("eq", "ne"):
-            cost, kind = tables.int_cost("eq", dt.bits, fam), "eq"
         else:
-            cost, kind = tables.int_cost("cmp", dt.bits, fam), "cmp"
+            # a comparison of sign-extended operands compares their significant bits
+            w = min(dt.bits, max(ctx.widths.significant(e.lhs), ctx.widths.significant(e.rhs)))
+            kind = "eq" if e.op in ("eq", "ne") else "cmp"
+            cost = tables.int_cost(kind, w, fam)
         return kind, 1, cost
     if isinstance(e, ir.Bin):
         kind, cost = _bin(ctx, e)
-        return kind, dtype_bits(e.dtype), cost
+        return kind, ctx.widths.of(e), cost
     if isinstance(e, ir.Math):
         return e.fn, e.dtype.bits, tables.math_cost(e.fn, e.dtype.bits, fam, ctx.clock)
     raise TypeError(f"unknown expression {type(e).__name__}")
@@ -54,7 +56,8 @@ def _cast(ctx: KernelContext, e: ir.Cast) -> tuple[str, int, OpCost]:
     fam = ctx.family
     src, dst = e.operand.dtype, e.dtype
     if src == dst or (src.is_int and dst.is_int) or (src.is_bool and dst.is_int):
-        return "wire", dtype_bits(dst), tables.int_cost("wire", dtype_bits(dst), fam)
+        w = ctx.widths.of(e)
+        return "wire", w, tables.int_cost("wire", w, fam)
     if dst.is_bool:
         if src.is_float:
             cost, kind = tables.float_cost("fcmp", src.bits, fam, ctx.clock), "fcmp"
@@ -84,12 +87,12 @@ def _un(ctx: KernelContext, e: ir.Un) -> tuple[str, OpCost]:
     if dt.is_bool or e.op == "not":
         return "not", tables.int_cost("not", 1, fam)
     op = {"neg": "neg", "invert": "invert", "abs": "abs"}[e.op]
-    return op, tables.int_cost(op, dt.bits, fam)
+    return op, tables.int_cost(op, ctx.widths.of(e), fam)
 
 
 def _bin(ctx: KernelContext, e: ir.Bin) -> tuple[str, OpCost]:
     fam, dt = ctx.family, e.dtype
-    n = dtype_bits(dt)
+    n = ctx.widths.of(e)
     if dt.is_float:
         if e.op in ("add", "sub"):
             return "f" + e.op, tables.float_cost("fadd", n, fam, ctx.clock)
@@ -128,8 +131,8 @@ def _bin(ctx: KernelContext, e: ir.Bin) -> tuple[str, OpCost]:
             if isinstance(x, ir.Const) and not isinstance(x.value, bool):
                 const = int(x.value)
         return "mul", tables.mul_cost(
-            eff_bits(e.lhs, n, ctx.narrow),
-            eff_bits(e.rhs, n, ctx.narrow),
+            min(n, ctx.widths.significant(e.lhs)),
+            min(n, ctx.widths.significant(e.rhs)),
             n,
             fam,
             ctx.clock,
@@ -139,7 +142,8 @@ def _bin(ctx: KernelContext, e: ir.Bin) -> tuple[str, OpCost]:
         const = (
             int(e.rhs.value) if isinstance(e.rhs, ir.Const) and not isinstance(e.rhs.value, bool) else None
         )
-        cost = tables.div_cost(n, fam, signed=dt.kind == "int", const=const)
+        # the divider is built at the type's width (its latency is the RTL's divider's)
+        cost = tables.div_cost(dtype_bits(dt), fam, signed=dt.kind == "int", const=const)
         if cost.latency:
             ctx.note(
                 f"integer {e.op} by a non-constant (or non power-of-two) uses a {cost.latency}-cycle sequential divider"
