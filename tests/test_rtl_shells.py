@@ -21,6 +21,7 @@ import pytest
 
 from partition import regmap
 from partition.errors import PartitionError
+from partition.estimate import tables
 from partition.rtl import shells
 from partition.sim import verilator, yosys
 from partition.templating import template_env
@@ -126,8 +127,8 @@ def test_bad_names_and_widths_are_user_errors():
         shells.render_read_engine("3d", 10)
     with pytest.raises(PartitionError, match="byte-count width"):
         shells.render_write_engine("k", 10, len_bits=8)
-    assert shells.len_bits_for(100) == shells.MIN_LEN_BITS
-    assert shells.len_bits_for(1 << 20) == 21
+    assert tables.len_bits_for(100) == tables.MIN_LEN_BITS
+    assert tables.len_bits_for(1 << 20) == 21
     assert shells.bits_for(1025) == 11 and shells.bits_for(1) == 1
 
 

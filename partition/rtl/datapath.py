@@ -138,7 +138,7 @@ class Netlist:
         if isinstance(role, tuple) and role[0] == "addr_mul":
             x = n.operands[0]
             v = self.sized(a[0], x.bits, bits, x.signed)
-            return self._const_mul(v, role[1], bits, comment)
+            return self.const_mul(v, role[1], bits, comment)
         if role == "addr_add":
             x, y = n.operands
             return self.wire(
@@ -256,7 +256,9 @@ class Netlist:
         oor = self.wire(1, " | ".join(parts))
         return self.wire(n, f"{oor} ? {fill()} : {shifted}", comment)
 
-    def _const_mul(self, v: str, const: int, bits: int, comment: str) -> str:
+    def const_mul(self, v: str, const: int, bits: int, comment: str = "") -> str:
+        """`v` (a `bits`-bit value) times a constant, modulo 2**bits: shift-and-add for a
+        constant of at most three set bits, else a multiplier."""
         k = int(const) & ((1 << bits) - 1)
         if k == 0:
             return lit(0, bits)
@@ -278,7 +280,7 @@ class Netlist:
             other = n.operands[1 - i]
             if other.kind == "const":
                 x = self.at(n.operands[i], c)
-                return self._unit(n, self._const_mul(x, const_int(other.value), bits, comment), comment)
+                return self._unit(n, self.const_mul(x, const_int(other.value), bits, comment), comment)
         opnds = []
         for x in n.operands:
             src = _narrow_source(x)

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 from partition import ir
-from partition.rtl import shells
+from partition.estimate import tables
 from partition.rtl.datapath import word_address_bits
 from partition.rtl.design import Design
 from partition.rtl.fsm import State
@@ -103,7 +103,7 @@ def _engines(
     array moves through an AXI-Stream engine of its own instead (`stream_in`/`stream_out`)."""
     net, rams, bus = d.net, d.rams, d.bus
     mem = [p for p in d.k.arrays if not p.stream]
-    len_w = shells.len_bits_for(max([p.nbytes for p in mem] or [1]))
+    len_w = tables.len_bits_for(max([p.nbytes for p in mem] or [1]))
     engine_rams = [p.name for p in mem if not p.tiled] + [a.name for a in d.k.locals if a.tile_of]
     eng_aw = max([d.mem.engine_address_bits(name) for name in engine_rams] or [1])
     engine = ph.engine = {"aw": eng_aw, "len_w": len_w, "loads": [], "stores": []}
@@ -176,13 +176,13 @@ def _copy_engine(d: Design, c: dict, len_w: int, engine: dict) -> None:
     assert ram.width % d.bus == 0 and sub in (1, 2) and (sub == 1 or d.bus == 32), (s.buffer, ram.width)
     row, rbits = c["row"]
     count, cbits = c["count"]
-    offset = net.wire(
-        64, f"{net.sized(row, rbits, 64, True)} * {lit(row_bytes, 64)}", f"{s.buffer}: first byte"
+    # a row and a row count are at most the array's rows, so their bytes fit the engines'
+    # byte-count width: the products are that wide, not the address's 64 bits
+    offset = net.const_mul(net.sized(row, rbits, len_w, True), row_bytes, len_w, f"{s.buffer}: first byte")
+    base = net.wire(
+        64, f"arg_{s.array} + {net.sized(offset, len_w, 64, False)}", f"{s.buffer}: address of its first row"
     )
-    base = net.wire(64, f"arg_{s.array} + {offset}", f"{s.buffer}: address of its first row")
-    nbytes = net.wire(
-        len_w, f"{net.sized(count, cbits, len_w, True)} * {lit(row_bytes, len_w)}", f"{s.buffer}: bytes"
-    )
+    nbytes = net.const_mul(net.sized(count, cbits, len_w, True), row_bytes, len_w, f"{s.buffer}: bytes")
     aw = word_address_bits(ram)
     if s.direction == "in":
         act = c["wait"]

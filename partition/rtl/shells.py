@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 
 from partition.errors import PartitionError
+from partition.estimate.tables.shell import MIN_LEN_BITS
 from partition.regmap import RegisterMap
 from partition.templating import template_env
 
@@ -50,8 +51,6 @@ from partition.templating import template_env
 DATA_BITS = 32
 #: Data widths the burst engines are rendered for (wider variants: partition.estimate.variants).
 ENGINE_DATA_BITS = (32, 64, 128)
-#: Smallest byte-count width the engines accept (their burst arithmetic needs 12 word bits).
-MIN_LEN_BITS = 13
 #: All shells a kernel needs, in the order they are written.
 SHELL_NAMES = ("control_s_axi", "axi_read_engine", "axi_write_engine", "ram_tdp", "ram_sdp")
 
@@ -83,11 +82,6 @@ def check_ident(what: str, name: str) -> str:
 def bits_for(count: int) -> int:
     """Address bits needed to index `count` items (at least 1)."""
     return max(1, (max(count, 1) - 1).bit_length())
-
-
-def len_bits_for(max_bytes: int) -> int:
-    """Byte-count width for transfers of up to `max_bytes` bytes (at least MIN_LEN_BITS)."""
-    return max(MIN_LEN_BITS, max_bytes.bit_length())
 
 
 def control_address_bits(regmap: RegisterMap) -> int:

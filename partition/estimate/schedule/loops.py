@@ -128,11 +128,22 @@ class Scheduler:
         if r.emit is not None:
             r.emit.close(entry)
         p = ctx.kernel.param(s.array)
-        nbytes = s.rows_max * (p.nbytes // p.shape[0])
+        row_bytes = p.nbytes // p.shape[0]
+        nbytes = s.rows_max * row_bytes
         latency = ctx.ddr_latency[0 if s.direction == "in" else 1]
         moved = TRANSFER_SETUP_CYCLES + transfer_cycles(nbytes, ctx.bus_bits // 8, latency)
         self.states += entry + 1
-        return StmtSchedule(path, "copy", s, 0, entry + moved, r.ops, cond_cycles=entry)
+        # the engine's start address and byte count: the row and the rows times the row's
+        # bytes, at the engines' byte-count width, and the array's 64-bit address plus the first
+        len_w = tables.len_bits_for(max([a.nbytes for a in ctx.kernel.arrays if not a.stream] or [1]))
+        fam = ctx.family
+        product = tables.mul_cost(len_w, len_w, len_w, fam, ctx.clock, const=row_bytes)
+        address = [
+            ScheduledOp(s, "mul", len_w, product, 0, 0.0, 0, 0.0),
+            ScheduledOp(s, "mul", len_w, product, 0, 0.0, 0, 0.0),
+            ScheduledOp(s, "add", 64, tables.int_cost("add", 64, fam), 0, 0.0, 0, 0.0),
+        ]
+        return StmtSchedule(path, "copy", s, 0, entry + moved, r.ops + address, cond_cycles=entry)
 
     def loop(
         self, s: ir.For, path: tuple[int, ...], entries: int, parent: str, counter: list[int]

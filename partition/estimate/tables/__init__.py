@@ -75,7 +75,14 @@ from partition.estimate.tables.memory import (
     ram_cost,
     ram_read_ff,
 )
-from partition.estimate.tables.shell import SHELL_PARAMS, SHELL_SOURCE, ShellParams, shell_resources
+from partition.estimate.tables.shell import (
+    MIN_LEN_BITS,
+    SHELL_PARAMS,
+    SHELL_SOURCE,
+    ShellParams,
+    len_bits_for,
+    shell_resources,
+)
 
 __all__ = [
     "BRAM18_SHAPES",
@@ -94,6 +101,7 @@ __all__ = [
     "LUTRAM_SOURCE",
     "LUT_MUL_MAX_BITS",
     "LUT_MUL_MAX_CONST_BITS",
+    "MIN_LEN_BITS",
     "MUX_SOURCE",
     "SHELL_PARAMS",
     "SHELL_SOURCE",
@@ -109,6 +117,7 @@ __all__ = [
     "dsp_count",
     "float_cost",
     "int_cost",
+    "len_bits_for",
     "lut_level",
     "math_cost",
     "mem_cost",

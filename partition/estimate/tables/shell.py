@@ -27,6 +27,16 @@ SHELL_SOURCE = (
 )
 
 
+#: Smallest byte-count width the burst engines accept (their burst arithmetic needs 12 word bits).
+MIN_LEN_BITS = 13
+
+
+def len_bits_for(max_bytes: int) -> int:
+    """Byte-count width of the engines for transfers of up to `max_bytes` bytes (at least
+    MIN_LEN_BITS): what their counters and a tile copy's byte arithmetic are sized by."""
+    return max(MIN_LEN_BITS, max_bytes.bit_length())
+
+
 @dataclass(frozen=True)
 class ShellParams:
     """Widths and counts of the interface shell's parts (one place, for calibration)."""
