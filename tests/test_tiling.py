@@ -80,11 +80,61 @@ def gain_clip(x, gain):
     return np.clip(y, -30000, 30000).astype(np.int16)
 
 
+def box3(img):
+    """A 3 x 3 window as inner loops over a run-time image size (the frontend guards each index
+    with Python's negative wrap and a clamp past the end that sets the fallback flag)."""
+    h, w = img.shape
+    out = np.zeros((h, w), dtype=np.uint8)
+    for y in range(1, h - 1):
+        for x in range(1, w - 1):
+            s = 0
+            for dy in range(-1, 2):
+                for dx in range(-1, 2):
+                    s += int(img[y + dy, x + dx])
+            out[y, x] = s // 9
+    return out
+
+
+def matmul(a, b):
+    """A matrix product: its reduction loop moves outward, so b is read a few rows at a time."""
+    return a @ b
+
+
+def matmul_loops(a, b):
+    """The textbook triple loop with Python ints (a 64-bit accumulator and its overflow check)."""
+    n, m = a.shape
+    p = b.shape[1]
+    c = np.zeros((n, p), dtype=np.int32)
+    for i in range(n):
+        for j in range(p):
+            acc = 0
+            for k in range(m):
+                acc += int(a[i, k]) * int(b[k, j])
+            c[i, j] = acc
+    return c
+
+
 CASES = {
     "running_sum": (running_sum, lambda: (rng.integers(-1000, 1000, 2500).astype(np.int32),)),
     "smooth3": (smooth3, lambda: (rng.integers(-30000, 30000, 4099).astype(np.int16),)),
     "laplace": (laplace, lambda: (rng.integers(0, 256, (37, 70)).astype(np.uint8),)),
     "laplace_np": (laplace_np, lambda: (rng.integers(0, 256, (29, 72)).astype(np.uint8),)),
+    "box3": (box3, lambda: (rng.integers(0, 256, (int(rng.integers(12, 30)), 24)).astype(np.uint8),)),
+    # b's rows of 48 and 80 bytes: several tiles of b per row of a, and several tiles of a
+    "matmul": (
+        matmul,
+        lambda: (
+            rng.integers(-32768, 32767, (20, 130)).astype(np.int16),
+            rng.integers(-32768, 32767, (130, 24)).astype(np.int16),
+        ),
+    ),
+    "matmul_loops": (
+        matmul_loops,
+        lambda: (
+            rng.integers(-3000, 3000, (11, 70)).astype(np.int16),
+            rng.integers(-3000, 3000, (70, 40)).astype(np.int16),
+        ),
+    ),
     "gain_clip": (
         gain_clip,
         lambda: (rng.integers(-32768, 32767, int(rng.integers(1500, 5000))).astype(np.int16), 3),
@@ -114,6 +164,24 @@ def test_tiled_ir_computes_what_the_kernel_does(name):
             assert a.status == b.status and a.ret == b.ret
             for p in k.arrays:
                 assert np.array_equal(a.arrays[p.name], b.arrays[p.name]), (name, bus, p.name)
+
+
+def test_a_window_written_as_inner_loops_is_tiled():
+    """`img[y + dy, x + dx]` for dy, dx in range(-1, 2): the window's rows come from the inner
+    loop's constant range, so the image moves a tile of rows (and a halo row each side) at a time."""
+    imgs = [(rng.integers(0, 256, (n, 40)).astype(np.uint8),) for n in (230, 161)]
+    fp = profile_calls(box3, imgs, APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    t = tile_kernel(k, 64)
+    assert not isinstance(t, str)
+    assert {p.name for p in t.params if p.tiled} == {"img", "out_r"}
+    buf = next(a for a in t.locals if a.tile_of == "img")
+    assert buf.shape[0] < 161  # tiles, not the whole image
+    for vs in kernel_vectors(k, fp):
+        a, b = execute(k, vs.inputs, max_steps=10**8), execute(t, vs.inputs, max_steps=10**8)
+        assert a.status == b.status == 0
+        assert np.array_equal(a.arrays["out_r"], b.arrays["out_r"])
 
 
 def test_a_loop_that_breaks_out_is_not_tiled():
@@ -152,6 +220,26 @@ def test_a_pass_over_a_million_elements_fits_only_tiled():
     # a tile's copy setup and burst latency are a few % over moving the bytes whole
     whole = next(e for n, e in by_name.items() if n == "tiled")
     assert whole.cycles < 1.15 * base.cycles, (whole.cycles, base.cycles)
+
+
+def test_a_512_square_int16_product_fits_only_tiled():
+    """b (512 KB) cannot be on chip whole; with the reduction loop outward it moves four rows at
+    a time, a and the result a tile of rows at a time."""
+    board = load_board("pynq-z2")
+    a = rng.integers(-300, 300, (512, 512)).astype(np.int16)
+    fp = profile_calls(matmul, [(a, a.T.copy())], APP_DIR)
+    k = translate(fp, APP_DIR)
+    assert not isinstance(k, Rejected), k.reason
+    by_name = {v.name: v.estimate for v in kernel_variants(k, board)}
+    assert all(e.bram18 > board.resources["bram18"] for n, e in by_name.items() if "tiled" not in n)
+    tiled = [e for n, e in by_name.items() if n.startswith("tiled")]
+    assert tiled and all(e.bram18 <= 8 for e in tiled), [(e.variant, e.bram18) for e in tiled]
+    t = tile_kernel(k, 64)
+    assert not isinstance(t, str)
+    copies = [s for s in ir.walk_stmts(t.body) if isinstance(s, ir.Copy)]
+    assert {c.array for c in copies} == {"a", "b", "result"}
+    # b's copies run inside the loop over rows of a: re-read once per row, 4 rows a copy
+    assert next(c for c in copies if c.array == "b").rows_max == 4
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -267,3 +355,55 @@ def test_the_tiled_kernel_passes_rtl_simulation_with_its_burst_traffic(verilator
     # the estimate is of a call at the profiled calls' average length: their average cycles
     mean = sum(r["cycles_per_vector"][:3]) / 3
     assert abs(mean - r["estimate_cycles"]) <= 0.10 * mean, (r["estimate_cycles"], r["cycles_per_vector"])
+
+
+def test_reductions_move_outward_only_where_python_order_holds():
+    """A running sum carried from one element to the next, and a triangular nest (k's range
+    follows j), keep their loop order; a product of float32 matrices moves (each element's sum
+    still runs over k in order) and computes exactly NumPy's sums."""
+    from partition.estimate.interchange import interchange_reductions
+
+    def carried(a, b):
+        out = np.zeros(b.shape[1], dtype=np.int32)
+        acc = 0
+        for j in range(b.shape[1]):
+            for k in range(b.shape[0]):
+                acc += int(b[k, j])
+            out[j] = acc
+        return out + a[0]
+
+    def triangular(a, b):
+        out = np.zeros(b.shape[1], dtype=np.int64)
+        for j in range(b.shape[1]):
+            acc = 0
+            for k in range(j):
+                acc += int(b[k, j])
+            out[j] = acc
+        return out + a[0]
+
+    def float_product(a, b):
+        c = np.zeros((a.shape[0], b.shape[1]), dtype=np.float32)
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                s = np.float32(0)
+                for k in range(a.shape[1]):
+                    s += a[i, k] * b[k, j]
+                c[i, j] = s
+        return c
+
+    a = rng.standard_normal((9, 60)).astype(np.float32)
+    b = rng.standard_normal((60, 30)).astype(np.float32)
+    ints = (rng.integers(-9, 9, (9, 30)).astype(np.int32), rng.integers(-99, 99, (30, 30)).astype(np.int32))
+    for fn, args, moves in ((carried, ints, False), (triangular, ints, False), (float_product, (a, b), True)):
+        fp = profile_calls(fn, [args], APP_DIR)
+        k = translate(fp, APP_DIR)
+        assert not isinstance(k, Rejected), k.reason
+        assert (interchange_reductions(k) is not k) == moves, fn.__name__
+        t = tile_kernel(k, 64)
+        if isinstance(t, str):
+            continue
+        for vs in kernel_vectors(k, fp):
+            x, y = execute(k, vs.inputs, max_steps=10**8), execute(t, vs.inputs, max_steps=10**8)
+            assert x.status == y.status
+            for p in k.arrays:
+                assert np.array_equal(x.arrays[p.name], y.arrays[p.name]), (fn.__name__, p.name)

@@ -11,7 +11,7 @@ def smooth(x):
 
 
 def mix(a, b):
-    """A blocked matrix multiply's data (512 x 512 int16): not tiled yet (its reuse is by blocks)."""
+    """A 512 x 512 int16 product: b is read by rows once its reduction loop is moved outward."""
     return a @ b
 
 

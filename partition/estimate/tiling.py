@@ -34,10 +34,13 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
+from collections.abc import Iterator
 
 from partition import ir
-from partition.dtypes import DType, dtype
+from partition.dtypes import DType, dtype, narrowest_signed
+from partition.estimate.interchange import interchange_reductions
 from partition.estimate.schedule import has_jumps
+from partition.estimate.schedule.widths import register_bits, significant
 
 TILE_BYTES = 4096  # bytes of a tile's own rows per tiled array: one 4 KB burst boundary apart
 MAX_HALO = 8  # rows a window may reach beyond the iteration's own row (|c|)
@@ -87,6 +90,55 @@ def _offset(
     return None
 
 
+def _window(
+    e: ir.Expr, var: str, defs: dict[str, ir.Expr], first: int | None, inner: dict[str, range]
+) -> set[int] | None:
+    """The offsets c of `e` = `var + c` where c may also run over an inner loop's constant
+    range (`img[y + dy, ...]` for dy in range(-1, 2): {-1, 0, 1}), or None."""
+    c = _offset(e, var, defs, first)
+    if c is not None:
+        return {c}
+    if (
+        isinstance(e, ir.Cast)
+        and e.dtype.is_int
+        and e.operand.dtype.is_int
+        and e.dtype.bits >= e.operand.dtype.bits
+    ):
+        return _window(e.operand, var, defs, first, inner) if e.dtype.kind == e.operand.dtype.kind else None
+    if isinstance(e, ir.Var) and e.name in defs:
+        return _window(defs[e.name], var, {}, first, inner)
+    if isinstance(e, ir.Select) and isinstance(e.cond, ir.Cmp) and e.cond.lhs == e.orelse:
+        got = _window(e.orelse, var, defs, first, inner)
+        if got is None:
+            return None
+        if e.cond.op == "lt" and isinstance(e.cond.rhs, ir.Const) and e.cond.rhs.value == 0:
+            # Python's wrap of a negative index, never taken when the window starts at row >= 0
+            return got if first is not None and first + min(got) >= 0 else None
+        if e.cond.op == "ge" and isinstance(e.then, ir.Const) and e.then.value == 0:
+            return got  # the clamp of an index past the end (the fallback flag is set): `_row`
+        return None
+    if isinstance(e, ir.Bin) and e.op in ("add", "sub"):
+        pairs = [(e.lhs, e.rhs, 1 if e.op == "add" else -1)]
+        if e.op == "add":
+            pairs.append((e.rhs, e.lhs, 1))
+        for x, y, sign in pairs:
+            while (
+                isinstance(y, ir.Cast)
+                and y.operand.dtype.is_int
+                and y.dtype.is_int
+                and y.dtype.bits >= y.operand.dtype.bits
+            ):
+                y = y.operand  # widening: the inner variable's own values (a range within both types)
+            if isinstance(y, ir.Var) and y.name in inner:
+                base = _window(x, var, defs, first, inner)
+                if base is None:
+                    continue
+                got = {b + sign * v for b in base for v in inner[y.name]}
+                if all(abs(v) <= MAX_HALO for v in got) and (first is None or first + min(got) >= 0):
+                    return got
+    return None
+
+
 def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...], bool]]:
     """(array, index, is_store) of every load and store in `stmts`, nested ones included."""
     out: list[tuple[str, tuple[ir.Expr, ...], bool]] = []
@@ -128,31 +180,80 @@ def _candidate(kernel: ir.Kernel, pos: int, s: ir.Stmt) -> _Loop | str:
     first = int(s.start.value) if isinstance(s.start, ir.Const) else None
     # scalars the body assigns once, at its top level: an access after that assignment sees its value
     counts = Counter(x.var for x in ir.walk_stmts(s.body) if isinstance(x, ir.Assign))
-    defs: dict[str, ir.Expr] = {}
-    for st in s.body:
-        for name, index, store in _accesses([st]):
-            c = _offset(index[0], s.var, defs, first) if index else None
-            offsets.setdefault(name, set()).add(c if c is not None else math.inf)  # type: ignore[arg-type]
-            (stored if store else loaded).add(name)
-        if isinstance(st, ir.Assign) and counts[st.var] == 1:
-            defs[st.var] = st.value
+    # inner loops over a small constant range: a window's rows (`for dy in range(-1, 2)`)
+    ranges: dict[str, set[range | None]] = {}
+    for x in ir.walk_stmts(s.body):
+        if isinstance(x, ir.For):
+            const = isinstance(x.start, ir.Const) and isinstance(x.stop, ir.Const)
+            r = range(int(x.start.value), int(x.stop.value), x.step) if const else None
+            ranges.setdefault(x.var, set()).add(r if r is not None and len(r) <= 2 * MAX_HALO + 1 else None)
+    inner = {
+        v: next(iter(rs)) for v, rs in ranges.items() if len(rs) == 1 and None not in rs and v not in counts
+    }
+    for name, index, store, defs in _scoped_accesses(s.body, {}, counts):
+        cs = _window(index[0], s.var, defs, first, inner) if index else None
+        offsets.setdefault(name, set()).update(cs if cs else {math.inf})  # type: ignore[arg-type]
+        (stored if store else loaded).add(name)
     return _Loop(pos, s, offsets, loaded, stored)
 
 
-def _rows_expr(kernel: ir.Kernel, p: ir.Param) -> ir.Expr:
-    """The rows array `p` holds in a call (its run-time length, or its shape's)."""
+def _scoped_accesses(
+    stmts: list[ir.Stmt], defs: dict[str, ir.Expr], counts: Counter
+) -> Iterator[tuple[str, tuple[ir.Expr, ...], bool, dict[str, ir.Expr]]]:
+    """Every access in `stmts` with the scalars known at it: a scalar the loop body assigns
+    once has that value in the statements after the assignment in its block (and in the
+    blocks nested in them), in the same iteration of every loop around it."""
+    defs = dict(defs)
+    for st in stmts:
+        if isinstance(st, (ir.For, ir.If)):
+            for e in ir.stmt_exprs(st):
+                for x in ir.walk_expr(e):
+                    if isinstance(x, ir.Load):
+                        yield x.array, x.index, False, defs
+            blocks = [st.body] if isinstance(st, ir.For) else [st.then, st.orelse]
+            for b in blocks:
+                yield from _scoped_accesses(b, defs, counts)
+            continue
+        for name, index, store in _accesses([st]):
+            yield name, index, store, defs
+        if isinstance(st, ir.Assign) and counts[st.var] == 1:
+            defs = {**defs, st.var: st.value}
+
+
+def _rows_expr(kernel: ir.Kernel, p: ir.Param, ti: DType) -> ir.Expr:
+    """The rows array `p` holds in a call (its run-time length, or its shape's), in `ti`: a
+    run-time length is at most the shape's rows, which `ti` holds (`_tile_type`)."""
     if not p.dyn:
-        return ir.Const(p.shape[0], I64)
-    n: ir.Expr = ir.Cast(ir.Var(p.dyn, kernel.param(p.dyn).dtype), I64)
+        return ir.Const(p.shape[0], ti)
+    dt = kernel.param(p.dyn).dtype
+    n: ir.Expr = ir.Cast(ir.Bin("min", ir.Var(p.dyn, dt), ir.Const(p.shape[0] - p.dyn_offset, dt), dt), ti)
     if p.dyn_offset:
-        n = ir.Bin("max", ir.Bin("add", n, ir.Const(p.dyn_offset, I64), I64), ir.Const(0, I64), I64)
+        n = ir.Bin("max", ir.Bin("add", n, ir.Const(p.dyn_offset, ti), ti), ir.Const(0, ti), ti)
     return n
+
+
+def _tile_type(kernel: ir.Kernel, s: ir.For, arrays: list[str], beyond: int) -> DType:
+    """The signed type the tile arithmetic of loop `s` runs in: it holds the loop's bounds
+    (their significant bits, `schedule.widths`) and every tiled array's rows, `beyond` (a
+    tile, its halo and a bus word) past them either way, and the differences of two such
+    values. Narrow where the loop is (16 bits for a 64-row image, 32 for a million
+    samples): the row arithmetic is what every copy and every tile-buffer address computes."""
+    var_bits = register_bits(kernel, dict(kernel.scalars))
+    bound = max(significant(s.start, var_bits), significant(s.stop, var_bits))
+    reach = max(1 << (bound - 1), *(kernel.param(n).shape[0] for n in arrays)) + beyond
+    return narrowest_signed(-2 * reach, 2 * reach, 16) or I64
 
 
 def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) -> ir.Kernel | str:
     """`kernel` with every array parameter it can tile moved a tile at a time (module doc),
     or the reason no array can be."""
     kernel = inline_maps(kernel)
+    swapped = interchange_reductions(kernel)
+    names = _Names(swapped)
+    nested = _tile_nested(swapped, bus_bits, tile_bytes, names)
+    if nested is not None:
+        kernel = nested
+    nested_names = {p.name for p in kernel.arrays if p.tiled}
     loops: list[_Loop] = []
     outside: set[str] = set()
     reasons: list[str] = []
@@ -166,12 +267,14 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
             loops.append(c)
     tiled: list[ir.Param] = []
     for p in kernel.arrays:
-        if p.stream or p.name in outside:
+        if p.stream or p.name in outside or p.tiled:
             continue
         mine = [lp for lp in loops if p.name in lp.offsets]
         if not mine or any(math.inf in lp.offsets[p.name] for lp in mine):
             continue
         tiled.append(p)
+    if not tiled and nested is not None:
+        return kernel
     if not tiled:
         return "; ".join(reasons) or "no array parameter is accessed only by rows of a top-level loop"
     tiled_names = {p.name for p in tiled}
@@ -184,7 +287,6 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
         and [lp.offsets[a.name] for lp in loops if a.name in lp.offsets] == [{0}]
         and any(tiled_names & set(lp.offsets) for lp in loops if a.name in lp.offsets)
     ]
-    names = _Names(kernel)
     temp_names = {a.name for a in temps}
     body = list(kernel.body)
     scalars = dict(kernel.scalars)
@@ -205,13 +307,65 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
             bufs[b.name] = b
     params = [dataclasses.replace(p, tiled=True) if p.name in tiled_names else p for p in kernel.params]
     notes = [
-        *kernel.notes,
+        *(n for n in kernel.notes if not n.startswith("tiled through DDR")),
         "tiled through DDR: "
-        + ", ".join(f"{p.name} ({bufs[names.buffer(p.name)].shape[0]} rows on chip)" for p in tiled)
+        + ", ".join(
+            [f"{p.name} ({bufs[names.buffer(p.name)].shape[0]} rows on chip)" for p in tiled]
+            + [f"{n} (a few rows at a time, in an inner loop)" for n in sorted(nested_names)]
+        )
         + f"; a tile is about {tile_bytes:,} bytes of rows (more where a window's halo needs them)",
     ]
     return dataclasses.replace(
         kernel, params=params, body=body, scalars=scalars, locals=[*locals_, *bufs.values()], notes=notes
+    )
+
+
+def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Names) -> ir.Kernel | None:
+    """`kernel` with each array that only a loop nested in a top-level loop reads, by rows of
+    its own variable (`b[k, j]` in `for i: for k: ...`: a matrix product after
+    `interchange_reductions`), moved a tile of rows at a time inside that loop; None when
+    there is no such array. Only arrays nothing stores into: their tile needs no write-back,
+    however often the outer loop comes back to the same rows."""
+    written = {name for name, _i, store in _accesses(kernel.body) if store}
+    everywhere = Counter(name for name, _i, _s in _accesses(kernel.body))
+    body = list(kernel.body)
+    scalars = dict(kernel.scalars)
+    bufs: list[ir.LocalArray] = []
+    done: set[str] = set()
+    for pos, top in enumerate(body):
+        if not isinstance(top, ir.For):
+            continue
+        inner = list(top.body)
+        for q in reversed(range(len(inner))):
+            lp = _candidate(kernel, q, inner[q])
+            if isinstance(lp, str):
+                continue
+            here = Counter(name for name, _i, _s in _accesses([inner[q]]))
+            mine = sorted(
+                n
+                for n, offs in lp.offsets.items()
+                if n in {p.name for p in kernel.arrays if not p.stream}
+                and n not in written
+                and n not in done
+                and math.inf not in offs
+                and here[n] == everywhere[n]
+            )
+            if not mine:
+                continue
+            new, more, new_bufs = _tile_loop(kernel, lp, mine, [], bus_bits, tile_bytes, names)
+            inner[q : q + 1] = new
+            scalars.update(more)
+            bufs += new_bufs
+            done.update(mine)
+        body[pos] = dataclasses.replace(top, body=inner)
+    if not done:
+        return None
+    return dataclasses.replace(
+        kernel,
+        params=[dataclasses.replace(p, tiled=True) if p.name in done else p for p in kernel.params],
+        body=body,
+        scalars=scalars,
+        locals=[*kernel.locals, *bufs],
     )
 
 
@@ -270,11 +424,12 @@ def _tile_loop(
         names.fresh(f"end_{label}"),
     )
     scalars: dict[str, DType] = {stop_v: vdt, t_v: vdt, end_v: vdt}
-    t64 = ir.Cast(ir.Var(t_v, vdt), I64)
-    end64 = ir.Cast(ir.Var(end_v, vdt), I64)
+    ti = _tile_type(kernel, s, arrays, T + span + bus_bits // 8)
+    t64 = ir.Cast(ir.Var(t_v, vdt), ti)
+    end64 = ir.Cast(ir.Var(end_v, vdt), ti)
     # the tile's end in a type that holds t + T (the loop variable's may not), then in the
     # variable's own: it is at most `stop`, which that type holds
-    end = _min(ir.Bin("add", t64, ir.Const(T, I64), I64), ir.Cast(ir.Var(stop_v, vdt), I64), I64)
+    end = _min(ir.Bin("add", t64, ir.Const(T, ti), ti), ir.Cast(ir.Var(stop_v, vdt), ti), ti)
     pre: list[ir.Stmt] = [ir.Assign(end_v, ir.Cast(end, vdt), s.line)]
     copies_in: list[ir.Stmt] = []
     copies_out: list[ir.Stmt] = []
@@ -286,25 +441,23 @@ def _tile_loop(
         bus = bus_bits // 8
         align = bus // math.gcd(row_bytes[n], bus)  # rows a bus word apart
         lo_v, cnt_v = names.fresh(f"lo_{n}"), names.fresh(f"rows_{n}")
-        scalars[lo_v] = scalars[cnt_v] = I64
-        first = ir.Bin("add", t64, ir.Const(cmin, I64), I64)
+        scalars[lo_v] = scalars[cnt_v] = ti
+        first = ir.Bin("add", t64, ir.Const(cmin, ti), ti)
         if align > 1:
-            first = ir.Bin(
-                "mul", ir.Bin("floordiv", first, ir.Const(align, I64), I64), ir.Const(align, I64), I64
-            )
-        pre.append(ir.Assign(lo_v, ir.Bin("max", first, ir.Const(0, I64), I64), s.line))
-        hi = _min(ir.Bin("add", end64, ir.Const(cmax, I64), I64), _rows_expr(kernel, p), I64)
+            first = ir.Bin("mul", ir.Bin("floordiv", first, ir.Const(align, ti), ti), ir.Const(align, ti), ti)
+        pre.append(ir.Assign(lo_v, ir.Bin("max", first, ir.Const(0, ti), ti), s.line))
+        hi = _min(ir.Bin("add", end64, ir.Const(cmax, ti), ti), _rows_expr(kernel, p, ti), ti)
         pre.append(
             ir.Assign(
-                cnt_v, ir.Bin("max", ir.Bin("sub", hi, ir.Var(lo_v, I64), I64), ir.Const(0, I64), I64), s.line
+                cnt_v, ir.Bin("max", ir.Bin("sub", hi, ir.Var(lo_v, ti), ti), ir.Const(0, ti), ti), s.line
             )
         )
         rows = min(T + (cmax - cmin) + (align - 1), p.shape[0])
         typical = min(per_tile + cmax - cmin, rows)
         buf = names.buffer(n)
         bufs.append(ir.LocalArray(buf, p.dtype, (rows, *p.shape[1:]), None, tile_of=n))
-        lo = ir.Var(lo_v, I64)
-        cnt = ir.Var(cnt_v, I64)
+        lo = ir.Var(lo_v, ti)
+        cnt = ir.Var(cnt_v, ti)
         copy_in = n in lp.loaded or not _covers(lp, n, p, align, T)
         if copy_in:
             copies_in.append(ir.Copy(buf, n, lo, cnt, "in", typical, s.line))
@@ -383,8 +536,14 @@ def _min(a: ir.Expr, b: ir.Expr, dt: DType) -> ir.Expr:
 
 
 def _row(index: ir.Expr, lo: ir.Expr) -> ir.Expr:
-    """Row `index` of the array as a row of its tile buffer, which starts at row `lo`."""
-    return ir.Bin("sub", ir.Cast(index, I64) if index.dtype != I64 else index, lo, I64)
+    """Row `index` of the array as a row of its tile buffer, which starts at row `lo` (in
+    lo's type, which holds every row of the array)."""
+    ti = lo.dtype
+    if isinstance(index, ir.Select) and isinstance(index.cond, ir.Cmp) and index.cond.op == "ge":
+        # `0 if i >= n else i` (an index past the end, which sets the fallback flag) reads
+        # row 0 of the tile instead: the tile's rows are the only ones on chip
+        return ir.Select(index.cond, ir.Const(0, ti), _row(index.orelse, lo), ti)
+    return ir.Bin("sub", ir.Cast(index, ti) if index.dtype != ti else index, lo, ti)
 
 
 def _rebased(body: list[ir.Stmt], subst: dict[str, tuple[str, ir.Expr]]) -> list[ir.Stmt]:
