@@ -182,6 +182,12 @@ def estimate_kernel(
         f"array buffers assumed page-aligned (pynq.allocate), {bus_bits}-bit AXI, DDR latency "
         f"{rd_lat}/{wr_lat} cycles (read/write) from the board file"
     )
+    if copies:
+        notes.append(
+            f"tiles move through DDR at one {bus_bits}-bit beat a cycle after each burst's latency: "
+            f"{bus_bits // 8 * board.pl_mhz:,.0f} MB/s assumed each way at {board.pl_mhz:g} MHz "
+            "(the board file's clock and latencies; a copy does not overlap the computation)"
+        )
 
     breakdown = {
         "control_cycles": control,

@@ -26,7 +26,10 @@ transfer started from the compute FSM), so they share one microarchitecture, and
 transfers cost what the phase transfers cost (`transfer_cycles`) at the board's bus.
 
 An array that is not accessed that way anywhere keeps its whole buffer; a kernel none of
-whose arrays can be tiled has no tiled variant (`tile_kernel` returns why).
+whose arrays can be tiled has no tiled variant (`tile_kernel` returns why). Which rows a
+loop touches is `partition.estimate.windows`; a matrix product's reduction loop is moved
+outward first (`partition.estimate.interchange`), so its `b` tiles inside the loop over rows
+of `a`; elementwise temporaries are read through their definition (`partition.estimate.inline`).
 """
 
 from __future__ import annotations
@@ -34,190 +37,19 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Iterator
 
 from partition import ir
 from partition.dtypes import DType, dtype, narrowest_signed
+from partition.estimate.inline import inline_maps
 from partition.estimate.interchange import interchange_reductions
 from partition.estimate.schedule import has_jumps
 from partition.estimate.schedule.widths import register_bits, significant
+from partition.estimate.windows import Loop, accesses, candidate, offset
 
 TILE_BYTES = 4096  # bytes of a tile's own rows per tiled array: one 4 KB burst boundary apart
-MAX_HALO = 8  # rows a window may reach beyond the iteration's own row (|c|)
 HALO_AMORTISE = 4  # a tile has at least this many rows per row of its window's halo ...
 MAX_TILE_BYTES = 32768  # ... as long as a buffer stays within this
 I64 = dtype("int64")
-
-
-def _offset(
-    e: ir.Expr, var: str, defs: dict[str, ir.Expr] | None = None, first: int | None = None
-) -> int | None:
-    """c when `e` is the loop variable `var` plus a constant c (through value-preserving casts,
-    and scalars `defs` gives the value of). `first`: the variable's least value, when known:
-    Python's negative index wrap of `var + c` (`var + c + n if var + c < 0 else var + c`) is
-    then `var + c` when first + c >= 0."""
-    defs = defs or {}
-    if isinstance(e, ir.Cast) and e.dtype.is_int and e.operand.dtype.is_int:
-        src, dst = e.operand.dtype, e.dtype
-        if (dst.bits > src.bits and (dst.kind == "int" or src.kind == "uint")) or (
-            dst.kind == src.kind and dst.bits >= src.bits
-        ):
-            return _offset(e.operand, var, defs, first)
-        return None
-    if isinstance(e, ir.Var):
-        if e.name in defs:
-            return _offset(defs[e.name], var, {}, first)
-        return 0 if e.name == var else None
-    if isinstance(e, ir.Bin) and e.op in ("add", "sub") and isinstance(e.rhs, ir.Const):
-        inner = _offset(e.lhs, var, defs, first)
-        if inner is None or not e.rhs.dtype.is_int:
-            return None
-        c = int(e.rhs.value) * (1 if e.op == "add" else -1)
-        return inner + c if abs(inner + c) <= MAX_HALO else None
-    if isinstance(e, ir.Bin) and e.op == "add" and isinstance(e.lhs, ir.Const):
-        return _offset(ir.Bin("add", e.rhs, e.lhs, e.dtype), var, defs, first)
-    if (
-        isinstance(e, ir.Select)
-        and isinstance(e.cond, ir.Cmp)
-        and e.cond.op == "lt"
-        and e.cond.lhs == e.orelse
-        and isinstance(e.cond.rhs, ir.Const)
-        and e.cond.rhs.value == 0
-        and first is not None
-    ):
-        c = _offset(e.orelse, var, defs, first)
-        return c if c is not None and first + c >= 0 else None
-    return None
-
-
-def _window(
-    e: ir.Expr, var: str, defs: dict[str, ir.Expr], first: int | None, inner: dict[str, range]
-) -> set[int] | None:
-    """The offsets c of `e` = `var + c` where c may also run over an inner loop's constant
-    range (`img[y + dy, ...]` for dy in range(-1, 2): {-1, 0, 1}), or None."""
-    c = _offset(e, var, defs, first)
-    if c is not None:
-        return {c}
-    if (
-        isinstance(e, ir.Cast)
-        and e.dtype.is_int
-        and e.operand.dtype.is_int
-        and e.dtype.bits >= e.operand.dtype.bits
-    ):
-        return _window(e.operand, var, defs, first, inner) if e.dtype.kind == e.operand.dtype.kind else None
-    if isinstance(e, ir.Var) and e.name in defs:
-        return _window(defs[e.name], var, {}, first, inner)
-    if isinstance(e, ir.Select) and isinstance(e.cond, ir.Cmp) and e.cond.lhs == e.orelse:
-        got = _window(e.orelse, var, defs, first, inner)
-        if got is None:
-            return None
-        if e.cond.op == "lt" and isinstance(e.cond.rhs, ir.Const) and e.cond.rhs.value == 0:
-            # Python's wrap of a negative index, never taken when the window starts at row >= 0
-            return got if first is not None and first + min(got) >= 0 else None
-        if e.cond.op == "ge" and isinstance(e.then, ir.Const) and e.then.value == 0:
-            return got  # the clamp of an index past the end (the fallback flag is set): `_row`
-        return None
-    if isinstance(e, ir.Bin) and e.op in ("add", "sub"):
-        pairs = [(e.lhs, e.rhs, 1 if e.op == "add" else -1)]
-        if e.op == "add":
-            pairs.append((e.rhs, e.lhs, 1))
-        for x, y, sign in pairs:
-            while (
-                isinstance(y, ir.Cast)
-                and y.operand.dtype.is_int
-                and y.dtype.is_int
-                and y.dtype.bits >= y.operand.dtype.bits
-            ):
-                y = y.operand  # widening: the inner variable's own values (a range within both types)
-            if isinstance(y, ir.Var) and y.name in inner:
-                base = _window(x, var, defs, first, inner)
-                if base is None:
-                    continue
-                got = {b + sign * v for b in base for v in inner[y.name]}
-                if all(abs(v) <= MAX_HALO for v in got) and (first is None or first + min(got) >= 0):
-                    return got
-    return None
-
-
-def _accesses(stmts: list[ir.Stmt]) -> list[tuple[str, tuple[ir.Expr, ...], bool]]:
-    """(array, index, is_store) of every load and store in `stmts`, nested ones included."""
-    out: list[tuple[str, tuple[ir.Expr, ...], bool]] = []
-    for s in ir.walk_stmts(stmts):
-        if isinstance(s, ir.Store):
-            out.append((s.array, s.index, True))
-        if isinstance(s, ir.Copy):
-            out.append((s.array, (), True))
-        for e in ir.stmt_exprs(s):
-            out.extend((x.array, x.index, False) for x in ir.walk_expr(e) if isinstance(x, ir.Load))
-    return out
-
-
-@dataclasses.dataclass
-class _Loop:
-    """A top-level loop that may be tiled, with the row offsets of each array it touches."""
-
-    pos: int
-    loop: ir.For
-    offsets: dict[str, set[int]]  # array -> the constants c of its accesses (row i + c)
-    loaded: set[str]
-    stored: set[str]
-
-
-def _candidate(kernel: ir.Kernel, pos: int, s: ir.Stmt) -> _Loop | str:
-    if not isinstance(s, ir.For):
-        return "not a loop"
-    if s.step != 1:
-        return f"loop {s.label or s.var}: its step is {s.step}"
-    if not s.start.dtype.is_int:
-        return f"loop {s.label or s.var}: not an integer range"
-    if any(isinstance(x, ir.Assign) and x.var == s.var for x in ir.walk_stmts(s.body)):
-        return f"loop {s.label or s.var}: the body assigns {s.var}"
-    if has_jumps(s.body, (ir.Break,)):
-        return f"loop {s.label or s.var}: a break leaves it (a tile would not be written back)"
-    offsets: dict[str, set[int]] = {}
-    loaded: set[str] = set()
-    stored: set[str] = set()
-    first = int(s.start.value) if isinstance(s.start, ir.Const) else None
-    # scalars the body assigns once, at its top level: an access after that assignment sees its value
-    counts = Counter(x.var for x in ir.walk_stmts(s.body) if isinstance(x, ir.Assign))
-    # inner loops over a small constant range: a window's rows (`for dy in range(-1, 2)`)
-    ranges: dict[str, set[range | None]] = {}
-    for x in ir.walk_stmts(s.body):
-        if isinstance(x, ir.For):
-            const = isinstance(x.start, ir.Const) and isinstance(x.stop, ir.Const)
-            r = range(int(x.start.value), int(x.stop.value), x.step) if const else None
-            ranges.setdefault(x.var, set()).add(r if r is not None and len(r) <= 2 * MAX_HALO + 1 else None)
-    inner = {
-        v: next(iter(rs)) for v, rs in ranges.items() if len(rs) == 1 and None not in rs and v not in counts
-    }
-    for name, index, store, defs in _scoped_accesses(s.body, {}, counts):
-        cs = _window(index[0], s.var, defs, first, inner) if index else None
-        offsets.setdefault(name, set()).update(cs if cs else {math.inf})  # type: ignore[arg-type]
-        (stored if store else loaded).add(name)
-    return _Loop(pos, s, offsets, loaded, stored)
-
-
-def _scoped_accesses(
-    stmts: list[ir.Stmt], defs: dict[str, ir.Expr], counts: Counter
-) -> Iterator[tuple[str, tuple[ir.Expr, ...], bool, dict[str, ir.Expr]]]:
-    """Every access in `stmts` with the scalars known at it: a scalar the loop body assigns
-    once has that value in the statements after the assignment in its block (and in the
-    blocks nested in them), in the same iteration of every loop around it."""
-    defs = dict(defs)
-    for st in stmts:
-        if isinstance(st, (ir.For, ir.If)):
-            for e in ir.stmt_exprs(st):
-                for x in ir.walk_expr(e):
-                    if isinstance(x, ir.Load):
-                        yield x.array, x.index, False, defs
-            blocks = [st.body] if isinstance(st, ir.For) else [st.then, st.orelse]
-            for b in blocks:
-                yield from _scoped_accesses(b, defs, counts)
-            continue
-        for name, index, store in _accesses([st]):
-            yield name, index, store, defs
-        if isinstance(st, ir.Assign) and counts[st.var] == 1:
-            defs = {**defs, st.var: st.value}
 
 
 def _rows_expr(kernel: ir.Kernel, p: ir.Param, ti: DType) -> ir.Expr:
@@ -254,13 +86,13 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
     if nested is not None:
         kernel = nested
     nested_names = {p.name for p in kernel.arrays if p.tiled}
-    loops: list[_Loop] = []
+    loops: list[Loop] = []
     outside: set[str] = set()
     reasons: list[str] = []
     for pos, s in enumerate(kernel.body):
-        c = _candidate(kernel, pos, s)
+        c = candidate(kernel, pos, s)
         if isinstance(c, str):
-            outside.update(name for name, _i, _s in _accesses([s]))
+            outside.update(name for name, _i, _s in accesses([s]))
             if isinstance(s, ir.For):
                 reasons.append(c)
         else:
@@ -326,8 +158,8 @@ def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Name
     `interchange_reductions`), moved a tile of rows at a time inside that loop; None when
     there is no such array. Only arrays nothing stores into: their tile needs no write-back,
     however often the outer loop comes back to the same rows."""
-    written = {name for name, _i, store in _accesses(kernel.body) if store}
-    everywhere = Counter(name for name, _i, _s in _accesses(kernel.body))
+    written = {name for name, _i, store in accesses(kernel.body) if store}
+    everywhere = Counter(name for name, _i, _s in accesses(kernel.body))
     body = list(kernel.body)
     scalars = dict(kernel.scalars)
     bufs: list[ir.LocalArray] = []
@@ -337,10 +169,10 @@ def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Name
             continue
         inner = list(top.body)
         for q in reversed(range(len(inner))):
-            lp = _candidate(kernel, q, inner[q])
+            lp = candidate(kernel, q, inner[q])
             if isinstance(lp, str):
                 continue
-            here = Counter(name for name, _i, _s in _accesses([inner[q]]))
+            here = Counter(name for name, _i, _s in accesses([inner[q]]))
             mine = sorted(
                 n
                 for n, offs in lp.offsets.items()
@@ -396,7 +228,7 @@ class _Names:
 
 def _tile_loop(
     kernel: ir.Kernel,
-    lp: _Loop,
+    lp: Loop,
     arrays: list[str],
     temps: list[str],
     bus_bits: int,
@@ -489,7 +321,7 @@ def _tile_loop(
     return [ir.Assign(stop_v, s.stop, s.line), tiles], scalars, bufs
 
 
-def _covers(lp: _Loop, n: str, p: ir.Param, align: int, tile: int) -> bool:
+def _covers(lp: Loop, n: str, p: ir.Param, align: int, tile: int) -> bool:
     """Whether every tile stores every element of its window of output `n`: stored at row
     i + c (one c; every tile's first row i + c on a bus word, so the window starts there), by
     a store every iteration reaches whose other indices run over the whole row, and never
@@ -511,7 +343,7 @@ def _writes_rows(body: list[ir.Stmt], n: str, rest: tuple[int, ...], inner: list
             isinstance(x, ir.Store)
             and x.array == n
             and len(inner) == len(rest)
-            and all(_offset(i, v) == 0 for i, v in zip(x.index[1:], inner))
+            and all(offset(i, v) == 0 for i, v in zip(x.index[1:], inner))
         ):
             return True
         if (
@@ -557,87 +389,3 @@ def _rebased(body: list[ir.Stmt], subst: dict[str, tuple[str, ir.Expr]]) -> list
         return e
 
     return ir.map_stmts(body, fn)
-
-
-# operations cheap enough to compute again at every use of an inlined temporary (no DSP, no
-# divider, a LUT level or two): what `x = img.astype(np.int32)` and its kin are made of
-_CHEAP = frozenset(
-    ("add", "sub", "and", "or", "xor", "shl", "shr", "min", "max", "neg", "invert", "not", "abs")
-)
-
-
-def inline_maps(kernel: ir.Kernel) -> ir.Kernel:
-    """`kernel` with each elementwise temporary computed again where it is read.
-
-    A local array written by one top-level nest over its whole shape (`for i: for j:
-    x[i, j] = f(a[i, j])`, a NumPy `astype` or cheap expression of arrays nothing stores
-    into) and read only after it holds at every element what f gives there, so a read of
-    x[p, q] is f(a[p, q]): the nest and the array go, and a loop reading x with a window of
-    rows can tile `a` instead of buffering x whole."""
-    stored = {s.array for s in ir.walk_stmts(kernel.body) if isinstance(s, ir.Store)}
-    assigned = {s.var for s in ir.walk_stmts(kernel.body) if isinstance(s, (ir.Assign, ir.For))}
-    body = list(kernel.body)
-    gone: set[str] = set()
-    for a in kernel.locals:
-        if a.init is not None:
-            continue
-        found = _map_def(body, a, stored, assigned)
-        if found is None:
-            continue
-        pos, loop_vars, value = found
-        if any(a.name in {x[0] for x in _accesses([st])} for st in body[:pos]):
-            continue  # read before the nest writes it
-
-        def fn(e: ir.Expr, a=a, loop_vars=loop_vars, value=value) -> ir.Expr:
-            if isinstance(e, ir.Load) and e.array == a.name:
-                env = dict(zip(loop_vars, e.index))
-                return ir.map_expr(value, lambda v: env.get(v.name, v) if isinstance(v, ir.Var) else v)
-            return e
-
-        body = body[:pos] + ir.map_stmts(body[pos + 1 :], fn)
-        gone.add(a.name)
-    if not gone:
-        return kernel
-    return dataclasses.replace(kernel, body=body, locals=[a for a in kernel.locals if a.name not in gone])
-
-
-def _map_def(
-    body: list[ir.Stmt], a: ir.LocalArray, stored: set[str], assigned: set[str]
-) -> tuple[int, list[str], ir.Expr] | None:
-    """(position, loop variables, value) of the one top-level nest that writes every element of
-    `a` from arrays nothing stores into, when there is exactly that nest and no other store."""
-    stores = [s for s in ir.walk_stmts(body) if isinstance(s, ir.Store) and s.array == a.name]
-    if len(stores) != 1:
-        return None
-    for pos, top in enumerate(body):
-        s: ir.Stmt = top
-        loop_vars: list[str] = []
-        for dim in a.shape:
-            if not (
-                isinstance(s, ir.For)
-                and s.step == 1
-                and isinstance(s.start, ir.Const)
-                and int(s.start.value) == 0
-                and isinstance(s.stop, ir.Const)
-                and int(s.stop.value) == dim
-                and len(s.body) == 1
-            ):
-                break
-            loop_vars.append(s.var)
-            s = s.body[0]
-        else:
-            if not (
-                isinstance(s, ir.Store)
-                and s is stores[0]
-                and s.index == tuple(ir.Var(v, i.dtype) for v, i in zip(loop_vars, s.index))
-            ):
-                return None
-            for e in ir.walk_expr(s.value):
-                if isinstance(e, ir.Load) and (e.array in stored or e.array == a.name):
-                    return None
-                if isinstance(e, ir.Var) and e.name not in loop_vars and e.name in assigned:
-                    return None
-                if (isinstance(e, (ir.Bin, ir.Un)) and e.op not in _CHEAP) or isinstance(e, ir.Math):
-                    return None
-            return pos, loop_vars, s.value
-    return None
