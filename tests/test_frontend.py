@@ -10,7 +10,7 @@ import pytest
 from frontend_cases import kernels as K
 from frontend_util import profile_calls
 
-from partition import ir
+from partition import ir, ir_json
 from partition.frontend import Rejected, translate
 from partition.interp import execute, run_kernel
 
@@ -95,7 +95,7 @@ def check(fn, calls, extra=()):
     k = translate(fp, APP_DIR)
     assert not isinstance(k, Rejected), k.reason
     # the kernel JSON round-trips
-    assert ir.to_json(ir.from_json(ir.to_json(k))) == ir.to_json(k)
+    assert ir_json.to_json(ir_json.from_json(ir_json.to_json(k))) == ir_json.to_json(k)
     for args in list(calls) + list(extra):
         want, want_args = run_python(fn, args)
         got, got_args = run_ir(k, args)

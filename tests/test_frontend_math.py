@@ -23,7 +23,7 @@ import pytest
 from frontend_cases import math_kernels as M
 from test_frontend_numpy import _build_and_run, close, run_ir, run_python, translated
 
-from partition import ir
+from partition import ir, ir_json
 from partition.boards import load_board
 from partition.codegen import FLOAT_TOLERANCE, generate_hls
 from partition.dtypes import dtype
@@ -54,7 +54,7 @@ def accepted(fn, calls, extra=(), tol=False) -> ir.Kernel:
     """`fn` translates, and its IR reproduces Python on `calls` and `extra`."""
     k, _ = translated(fn, calls)
     assert not isinstance(k, Rejected), k.reason
-    assert ir.to_json(ir.from_json(ir.to_json(k))) == ir.to_json(k)
+    assert ir_json.to_json(ir_json.from_json(ir_json.to_json(k))) == ir_json.to_json(k)
     for args in list(calls) + list(extra):
         want, _ = run_python(fn, args)
         got, _ = run_ir(k, args)

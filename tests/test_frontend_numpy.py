@@ -23,7 +23,7 @@ import pytest
 from frontend_cases import numpy_kernels as N
 from frontend_util import profile_calls
 
-from partition import ir
+from partition import ir, ir_json
 from partition.codegen import CSIM_BINARY, FLOAT_TOLERANCE, csim_command, generate_hls
 from partition.frontend import Rejected, translate
 from partition.interp import run_kernel
@@ -141,7 +141,7 @@ def check(fn, calls, extra=(), tol=False, helpers=()):
     """Translate `fn` from `calls`; its IR must reproduce numpy on the calls and on `extra`."""
     k, _ = translated(fn, calls, helpers)
     assert not isinstance(k, Rejected), k.reason
-    assert ir.to_json(ir.from_json(ir.to_json(k))) == ir.to_json(k)
+    assert ir_json.to_json(ir_json.from_json(ir_json.to_json(k))) == ir_json.to_json(k)
     for args in list(calls) + list(extra):
         want, want_args = run_python(fn, args)
         got, got_args = run_ir(k, args)

@@ -16,7 +16,7 @@ import pytest
 from frontend_cases import records as R
 from frontend_util import profile_calls
 
-from partition import ir
+from partition import ir, ir_json
 from partition.frontend import Rejected, translate
 from partition.interp import run_kernel
 
@@ -65,7 +65,7 @@ def same(got, want) -> bool:
 def check(fn, calls, extra=(), helpers=()) -> ir.Kernel:
     k = translated(fn, calls, helpers)
     assert not isinstance(k, Rejected), k.reason
-    assert ir.from_json(ir.to_json(k)) == k  # the IR (structs and fields too) round-trips
+    assert ir_json.from_json(ir_json.to_json(k)) == k  # the IR (structs and fields too) round-trips
     for args in list(calls) + list(extra):
         with np.errstate(all="ignore"):
             want = fn(*copy.deepcopy(args))

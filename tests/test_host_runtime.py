@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from partition import ir
+from partition import ir, ir_json
 from partition.boards import load_board
 from partition.codegen import executables, generate_host, host_spec
 from partition.dtypes import dtype
@@ -190,7 +190,9 @@ def host_tree(tmp_path_factory) -> Path:
     plan = json.loads((tree / "plan.json").read_text())
     fpga = [t for t in plan["tasks"] if t["placement"] == "fpga"]
     assert [t["name"] for t in fpga] == ["scale_add"]
-    kernels = [ir.from_json(json.loads((tree / "kernels" / f"{t['kernel']}.json").read_text())) for t in fpga]
+    kernels = [
+        ir_json.from_json(json.loads((tree / "kernels" / f"{t['kernel']}.json").read_text())) for t in fpga
+    ]
     from partition.profile.model import load_profile
 
     prof = load_profile(work / "small.profile.json")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path, PurePosixPath
 
-from partition import ir
+from partition import ir_json
 from partition.boards import Board
 from partition.codegen.hls import CSIM_BINARY, HLS_PROJECT, csim_command, generate_hls
 from partition.codegen.hls.analysis import uses_math
@@ -67,7 +67,7 @@ def build_tree(
     files["report.md"] = markdown(plan.data).encode()
     files["report.html"] = render_html(plan.data, graph_to_json(graph)).encode()
     for _task, k in sorted(plan.kernels.items()):
-        files[f"kernels/{k.name}.json"] = dump_json(ir.to_json(k)).encode()
+        files[f"kernels/{k.name}.json"] = dump_json(ir_json.to_json(k)).encode()
     fpga = plan.fpga_tasks
     kernels = []
     if fpga:
