@@ -142,6 +142,12 @@ CASES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _small_products_tile(monkeypatch):
+    """The products here are small enough to simulate; tile their b as a large one's would be."""
+    monkeypatch.setattr("partition.estimate.tiling.NESTED_MIN_BYTES", 2048)
+
+
 def kernel_of(name):
     fn, make = CASES[name]
     fp = profile_calls(fn, [make(), make(), make()], APP_DIR)
@@ -222,9 +228,17 @@ def test_a_pass_over_a_million_elements_fits_only_tiled():
     assert whole.cycles < 1.15 * base.cycles, (whole.cycles, base.cycles)
 
 
-def test_a_512_square_int16_product_fits_only_tiled():
+def test_a_512_square_int16_product_fits_only_tiled(monkeypatch):
     """b (512 KB) cannot be on chip whole; with the reduction loop outward it moves four rows at
-    a time, a and the result a tile of rows at a time."""
+    a time, a and the result a tile of rows at a time. A small b stays whole (read once, not
+    again for every row of a), and its product keeps Python's loop order."""
+    from partition.estimate import tiling
+
+    monkeypatch.setattr(tiling, "NESTED_MIN_BYTES", 32768)
+    small, _ = kernel_of("matmul")
+    t = tile_kernel(small, 64)
+    assert not isinstance(t, str) and not t.param("b").tiled
+    assert not any(a.name.endswith("_row") for a in t.locals)
     board = load_board("pynq-z2")
     a = rng.integers(-300, 300, (512, 512)).astype(np.int16)
     fp = profile_calls(matmul, [(a, a.T.copy())], APP_DIR)
@@ -407,3 +421,19 @@ def test_reductions_move_outward_only_where_python_order_holds():
             assert x.status == y.status
             for p in k.arrays:
                 assert np.array_equal(x.arrays[p.name], y.arrays[p.name]), (fn.__name__, p.name)
+
+
+@pytest.mark.parametrize("name", ["laplace", "matmul", "matmul_loops", "box3"])
+def test_the_manifest_traffic_is_what_a_call_copies(name):
+    """The beats the testbench expects (counted on the kernel without its compute loops) are
+    the beats a full run's copies move, nested tiles (b of a product) included."""
+    from partition.rtl.vectors import traffic
+
+    k, vectors = kernel_of(name)
+    t = tile_kernel(k, 64)
+    assert not isinstance(t, str)
+    for vs in vectors:
+        run = execute(t, vs.inputs, max_steps=10**8)
+        full = [sum(-(-n // 8) for d, n in run.copies if d == way) for way in ("in", "out")]
+        assert all(p.tiled for p in t.arrays)  # so the copies are all a call moves
+        assert traffic(t, vs, 64) == full

@@ -21,7 +21,9 @@ innermost loop runs along a row with no chain from one iteration to the next.
   the nest, and no array the nest reads is stored in it, so moving iterations of different
   j across each other reorders no memory access that matters;
 * `K`'s bounds do not depend on j or on anything the nest assigns, `J` runs a constant
-  range (the arrays' size), and neither has break or continue.
+  range (the arrays' size), and neither has break or continue;
+* and it is worth it: an array is read in K's body only at rows `k + c` (`b[k, j]`); an
+  argmax over each row (`scores[i, j]` with j innermost) keeps its order.
 
 Floating-point reductions keep their order (each j's sum runs over k in order), so the
 result is exact for every type.
@@ -34,6 +36,7 @@ import dataclasses
 from partition import ir
 from partition.dtypes import DType
 from partition.estimate.schedule import has_jumps
+from partition.estimate.windows import offset
 
 
 def interchange_reductions(kernel: ir.Kernel) -> ir.Kernel:
@@ -116,6 +119,8 @@ class _State:
         stored = {s.array for s in ir.walk_stmts(post) if isinstance(s, ir.Store)}
         if loaded & stored:
             return None
+        if not _read_by_rows(k):
+            return None  # nothing would then be read by rows of k: the order stays Python's
         status = self.kernel.status
         carried = sorted(
             v
@@ -155,6 +160,18 @@ class _State:
         if post:
             out.append(last)
         return out
+
+
+def _read_by_rows(k: ir.For) -> bool:
+    """Whether an array is read in `k`'s body only at rows `k + c` (what moving k outward is
+    for: that array can then move a few rows at a time)."""
+    loads: dict[str, list[ir.Load]] = {}
+    for s in ir.walk_stmts(k.body):
+        for e in ir.stmt_exprs(s):
+            for x in ir.walk_expr(e):
+                if isinstance(x, ir.Load):
+                    loads.setdefault(x.array, []).append(x)
+    return any(all(x.index and offset(x.index[0], k.var) is not None for x in xs) for xs in loads.values())
 
 
 def _within(loop: ir.For, s: ir.Stmt) -> bool:

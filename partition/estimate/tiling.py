@@ -49,6 +49,7 @@ from partition.estimate.windows import Loop, accesses, candidate, offset
 TILE_BYTES = 4096  # bytes of a tile's own rows per tiled array: one 4 KB burst boundary apart
 HALO_AMORTISE = 4  # a tile has at least this many rows per row of its window's halo ...
 MAX_TILE_BYTES = 32768  # ... as long as a buffer stays within this
+NESTED_MIN_BYTES = 32768  # an array read again in every outer iteration tiles only above this
 I64 = dtype("int64")
 
 
@@ -156,8 +157,9 @@ def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Name
     """`kernel` with each array that only a loop nested in a top-level loop reads, by rows of
     its own variable (`b[k, j]` in `for i: for k: ...`: a matrix product after
     `interchange_reductions`), moved a tile of rows at a time inside that loop; None when
-    there is no such array. Only arrays nothing stores into: their tile needs no write-back,
-    however often the outer loop comes back to the same rows."""
+    there is no such array. Only arrays nothing stores into (their tile needs no write-back,
+    however often the outer loop comes back to the same rows), and larger than a tile buffer
+    may be: a smaller one is read once, whole, rather than again for every outer iteration."""
     written = {name for name, _i, store in accesses(kernel.body) if store}
     everywhere = Counter(name for name, _i, _s in accesses(kernel.body))
     body = list(kernel.body)
@@ -181,6 +183,7 @@ def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Name
                 and n not in done
                 and math.inf not in offs
                 and here[n] == everywhere[n]
+                and kernel.param(n).nbytes > NESTED_MIN_BYTES  # a smaller one stays whole: read once
             )
             if not mine:
                 continue

@@ -132,15 +132,19 @@ def traffic(kernel: ir.Kernel, vs: VectorSet, bus_bits: int) -> list[int]:
 
 
 def _skeleton(kernel: ir.Kernel) -> ir.Kernel:
-    """`kernel` without the loops inside its tile loops (the loops holding copies)."""
+    """`kernel` without the loops that hold no copy inside the loops that hold one (a tile
+    loop, and the loop over rows of `a` whose body tiles `b` of a product)."""
+
+    def copies(stmts: list[ir.Stmt]) -> bool:
+        return any(isinstance(x, ir.Copy) for x in ir.walk_stmts(stmts))
 
     def walk(body: list[ir.Stmt]) -> list[ir.Stmt]:
         out: list[ir.Stmt] = []
         for s in body:
             if isinstance(s, ir.For):
                 inner = s.body
-                if any(isinstance(x, ir.Copy) for x in inner):
-                    inner = [x for x in inner if not isinstance(x, ir.For)]
+                if copies(inner):
+                    inner = [x for x in inner if not isinstance(x, ir.For) or copies([x])]
                 s = dataclasses.replace(s, body=walk(inner))
             elif isinstance(s, ir.If):
                 s = dataclasses.replace(s, then=walk(s.then), orelse=walk(s.orelse))
