@@ -134,14 +134,16 @@ class Scheduler:
         moved = TRANSFER_SETUP_CYCLES + transfer_cycles(nbytes, ctx.bus_bits // 8, latency)
         self.states += entry + 1
         # the engine's start address and byte count: the row and the rows times the row's
-        # bytes, at the engines' byte-count width, and the array's 64-bit address plus the first
+        # bytes, at the engines' byte-count width, and the array's 64-bit address plus the
+        # first row's bytes (an adder that wide: above it the carry runs into the address's
+        # bits alone, a carry chain with no LUT of its own)
         len_w = tables.len_bits_for(max([a.nbytes for a in ctx.kernel.arrays if not a.stream] or [1]))
         fam = ctx.family
         product = tables.mul_cost(len_w, len_w, len_w, fam, ctx.clock, const=row_bytes)
         address = [
             ScheduledOp(s, "mul", len_w, product, 0, 0.0, 0, 0.0),
             ScheduledOp(s, "mul", len_w, product, 0, 0.0, 0, 0.0),
-            ScheduledOp(s, "add", 64, tables.int_cost("add", 64, fam), 0, 0.0, 0, 0.0),
+            ScheduledOp(s, "add", len_w, tables.int_cost("add", len_w, fam), 0, 0.0, 0, 0.0),
         ]
         return StmtSchedule(path, "copy", s, 0, entry + moved, r.ops + address, cond_cycles=entry)
 
