@@ -437,3 +437,29 @@ def test_the_manifest_traffic_is_what_a_call_copies(name):
         full = [sum(-(-n // 8) for d, n in run.copies if d == way) for way in ("in", "out")]
         assert all(p.tiled for p in t.arrays)  # so the copies are all a call moves
         assert traffic(t, vs, 64) == full
+
+
+def test_a_zero_fill_written_over_whole_is_not_copied_out():
+    """`y = np.zeros(n)` then every y[i] stored: the fill would be a pass of zeros to DDR; a
+    window from row 1 leaves rows 0 and n - 1 at zero, so its fill stays."""
+
+    def scaled(x):
+        y = np.zeros(len(x), dtype=np.int32)
+        for i in range(len(x)):
+            y[i] = x[i] * 3
+        return y
+
+    for fn, fill_copied in ((scaled, False), (smooth3, True)):
+        args = [(rng.integers(-999, 999, n).astype(np.int16),) for n in (3000, 2048, 5)]
+        fp = profile_calls(fn, args, APP_DIR)
+        k = translate(fp, APP_DIR)
+        assert not isinstance(k, Rejected), k.reason
+        t = tile_kernel(k, 64)
+        assert not isinstance(t, str)
+        outs = [s for s in ir.walk_stmts(t.body) if isinstance(s, ir.Copy) and s.direction == "out"]
+        assert len(outs) == (2 if fill_copied else 1), fn.__name__
+        for vs in kernel_vectors(k, fp):
+            a, b = execute(k, vs.inputs), execute(t, vs.inputs)
+            assert a.status == b.status
+            for p in k.arrays:
+                assert np.array_equal(a.arrays[p.name], b.arrays[p.name]), (fn.__name__, p.name)

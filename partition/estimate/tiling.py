@@ -80,7 +80,7 @@ def _tile_type(kernel: ir.Kernel, s: ir.For, arrays: list[str], beyond: int) -> 
 def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) -> ir.Kernel | str:
     """`kernel` with every array parameter it can tile moved a tile at a time (module doc),
     or the reason no array can be."""
-    kernel = inline_maps(kernel)
+    kernel = _drop_overwritten_fills(inline_maps(kernel))
     swapped = interchange_reductions(kernel)
     names = _Names(swapped)
     nested = _tile_nested(swapped, bus_bits, tile_bytes, names)
@@ -151,6 +151,58 @@ def tile_kernel(kernel: ir.Kernel, bus_bits: int, tile_bytes: int = TILE_BYTES) 
     return dataclasses.replace(
         kernel, params=params, body=body, scalars=scalars, locals=[*locals_, *bufs.values()], notes=notes
     )
+
+
+def _drop_overwritten_fills(kernel: ir.Kernel) -> ir.Kernel:
+    """`kernel` without the top-level loops that only fill an array parameter with constants
+    (`y = np.zeros(n)`) when the next loop touching it stores every element of it before
+    reading any (`for i in range(n): y[i] = ...`): tiled, the fill would be a pass of zeros
+    to DDR that the next pass writes over."""
+    body = list(kernel.body)
+    dead: set[int] = set()
+    for pos, s in enumerate(body):
+        names = {name for name, _i, _s in accesses([s])}
+        if len(names) != 1 or not isinstance(s, ir.For) or not _fills(s.body):
+            continue
+        (n,) = names
+        p = next((q for q in kernel.arrays if q.name == n), None)
+        if p is None or p.stream:
+            continue
+        later = [q for q in range(pos + 1, len(body)) if n in {x for x, _i, _s in accesses([body[q]])}]
+        returns = any(
+            isinstance(x, ir.Return) for x in ir.walk_stmts(body[pos + 1 : later[0] if later else None])
+        )
+        if not later or returns:
+            continue
+        lp = candidate(kernel, later[0], body[later[0]])
+        if isinstance(lp, str) or lp.offsets.get(n) != {0} or n in lp.loaded:
+            continue
+        if _all_rows(lp.loop, p) and _writes_rows(lp.loop.body, n, p.shape[1:], []):
+            dead.add(pos)
+    if not dead:
+        return kernel
+    return dataclasses.replace(kernel, body=[s for pos, s in enumerate(body) if pos not in dead])
+
+
+def _fills(body: list[ir.Stmt]) -> bool:
+    """Only loops and stores of constants."""
+    return all(
+        (isinstance(x, ir.Store) and isinstance(x.value, ir.Const))
+        or (isinstance(x, ir.For) and _fills(x.body))
+        for x in body
+    )
+
+
+def _all_rows(loop: ir.For, p: ir.Param) -> bool:
+    """Whether `loop` runs over every row of `p`: from 0 to its rows, by 1."""
+    if loop.step != 1 or not (isinstance(loop.start, ir.Const) and int(loop.start.value) == 0):
+        return False
+    stop = loop.stop
+    while isinstance(stop, ir.Cast) and stop.dtype.is_int and stop.operand.dtype.is_int:
+        stop = stop.operand
+    if not p.dyn:
+        return isinstance(stop, ir.Const) and int(stop.value) == p.shape[0]
+    return isinstance(stop, ir.Var) and stop.name == p.dyn and p.dyn_offset == 0
 
 
 def _tile_nested(kernel: ir.Kernel, bus_bits: int, tile_bytes: int, names: _Names) -> ir.Kernel | None:
