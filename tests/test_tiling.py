@@ -372,8 +372,8 @@ def test_the_tiled_kernel_passes_rtl_simulation_with_its_burst_traffic(verilator
 
 
 def test_reductions_move_outward_only_where_python_order_holds():
-    """A running sum carried from one element to the next, and a triangular nest (k's range
-    follows j), keep their loop order; a product of float32 matrices moves (each element's sum
+    """A running sum carried from one element to the next, a triangular nest (k's range
+    follows j) and a sum read after the nest keep their loop order; a product of float32 matrices moves (each element's sum
     still runs over k in order) and computes exactly NumPy's sums."""
     from partition.estimate.interchange import interchange_reductions
 
@@ -395,6 +395,17 @@ def test_reductions_move_outward_only_where_python_order_holds():
             out[j] = acc
         return out + a[0]
 
+    def leaks(a, b):
+        out = np.zeros(b.shape[1], dtype=np.int32)
+        acc = 0
+        for j in range(b.shape[1]):
+            acc = 0
+            for k in range(b.shape[0]):
+                acc += int(b[k, j])
+            out[j] = acc
+        out[0] = acc  # the last column's sum, read after the nest
+        return out + a[0]
+
     def float_product(a, b):
         c = np.zeros((a.shape[0], b.shape[1]), dtype=np.float32)
         for i in range(a.shape[0]):
@@ -408,7 +419,13 @@ def test_reductions_move_outward_only_where_python_order_holds():
     a = rng.standard_normal((9, 60)).astype(np.float32)
     b = rng.standard_normal((60, 30)).astype(np.float32)
     ints = (rng.integers(-9, 9, (9, 30)).astype(np.int32), rng.integers(-99, 99, (30, 30)).astype(np.int32))
-    for fn, args, moves in ((carried, ints, False), (triangular, ints, False), (float_product, (a, b), True)):
+    cases = (
+        (carried, ints, False),
+        (triangular, ints, False),
+        (leaks, ints, False),
+        (float_product, (a, b), True),
+    )
+    for fn, args, moves in cases:
         fp = profile_calls(fn, [args], APP_DIR)
         k = translate(fp, APP_DIR)
         assert not isinstance(k, Rejected), k.reason

@@ -127,13 +127,13 @@ class _State:
             for v in assigned - {j.var, k.var, status}
             if not all(_fresh(part, v) for part in (pre, k.body, post) if _touches(part, v))
         )
-        if not carried or not all(_fresh(pre, v) for v in carried):
+        if not carried or not all(_touches(pre, v) and _fresh(pre, v) for v in carried):
             return None  # a value carried from one j to the next (or into a K that may not run)
         if status in assigned and not _only_constants(j.body, status):
             return None
         others = [x for x in ir.walk_stmts(self.kernel.body) if x is not j and not _within(j, x)]
-        if any(_touches([x], v) for x in others for v in assigned - {status} if not isinstance(x, ir.For)):
-            return None  # a value the nest leaves is read after it (or the nest's names reused)
+        if any(_own_read(x, v) for x in others for v in assigned - {status}):
+            return None  # a value the nest leaves may be read after it
         trip = int(j.stop.value) - int(j.start.value)
         if trip <= 1:
             return None
@@ -176,6 +176,11 @@ def _read_by_rows(k: ir.For) -> bool:
 
 def _within(loop: ir.For, s: ir.Stmt) -> bool:
     return any(x is s for x in ir.walk_stmts(loop.body))
+
+
+def _own_read(s: ir.Stmt, v: str) -> bool:
+    """Whether statement `s` itself (not the statements nested in it) reads `v`."""
+    return any(_reads(e, v) for e in ir.stmt_exprs(s))
 
 
 def _touches(part: list[ir.Stmt], v: str) -> bool:
