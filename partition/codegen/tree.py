@@ -30,6 +30,7 @@ from partition.vectors import kernel_vectors
 INCLUDE = "hls/include"
 # the generic cocotb testbench, copied (not imported: planning needs no cocotb)
 KERNEL_TB = Path(__file__).resolve().parents[1] / "sim" / "kernel_tb.py"
+AXI_MONITOR = KERNEL_TB.with_name("axi_monitor.py")  # kernel_tb imports it from beside itself
 COSIM_TB = Path(__file__).resolve().parents[1] / "sim" / "cosim_tb.py"
 
 
@@ -106,6 +107,7 @@ def build_tree(
     chains = kernel_chains(plan)
     if plan.rtl:
         files["tests/kernel_tb.py"] = KERNEL_TB.read_bytes()
+        files["tests/axi_monitor.py"] = AXI_MONITOR.read_bytes()
         files["tests/cosim_tb.py"] = COSIM_TB.read_bytes()
         files["rtl/cosim_top.v"] = render_cosim_top(
             plan.data["app"],

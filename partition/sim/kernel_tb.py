@@ -34,22 +34,24 @@ from __future__ import annotations
 import json
 import os
 import random
-import types
 from pathlib import Path
 
 import cocotb
 import numpy as np
 from cocotb.clock import Clock
-from cocotb.simtime import get_sim_time
-from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge, Timer
+from cocotb.triggers import ClockCycles, First, RisingEdge, Timer
 from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
 from cocotbext.axi.axi_channels import AxiARBus, AxiAWBus, AxiBBus, AxiRBus, AxiReadBus, AxiWBus, AxiWriteBus
+
+try:  # in a build tree, the file beside this one
+    from axi_monitor import PERIOD_NS, Monitor, has_gmem, hi, num
+except ImportError:  # as partition.sim.kernel_tb
+    from partition.sim.axi_monitor import PERIOD_NS, Monitor, has_gmem, hi, num
 
 CTRL, GIE, IER, ISR = 0x00, 0x04, 0x08, 0x0C
 AP_START, AP_DONE, AP_IDLE, AP_READY, INTERRUPT = 1, 2, 4, 8, 1 << 9
 BASE = 0x10000
 MASK32 = 0xFFFFFFFF
-PERIOD_NS = 10
 
 
 class _AWBus(AxiAWBus):
@@ -64,22 +66,6 @@ class _ARBus(AxiARBus):
 
 def _v(sig) -> int:
     return int(sig.value)
-
-
-def _hi(sig) -> bool:
-    """A 1-bit signal is 1. The monitor samples a dozen signals a cycle while the bus is busy;
-    reading the simulator's bit string skips building a Logic object per read (about 5x
-    faster in cocotb 2.1), and X or Z reads as not 1."""
-    return sig._handle.get_signal_val_binstr() == "1"
-
-
-def _num(sig) -> int:
-    """A bus value as an unsigned integer, fast (see `_hi`); X or Z bits fail loudly."""
-    bits = sig._handle.get_signal_val_binstr()
-    try:
-        return int(bits, 2)
-    except ValueError:
-        raise AssertionError(f"{sig._name} is {bits} while its valid is high") from None
 
 
 class Task:
@@ -125,156 +111,6 @@ class Task:
         return reads, writes
 
 
-# the signals the monitor samples: the block protocol, and m_axi_gmem's where there is one
-_GMEM = ["ARADDR", "ARBURST", "ARLEN", "ARLOCK", "ARREADY", "ARSIZE", "ARVALID", "AWADDR", "AWBURST",
-         "AWLEN", "AWLOCK", "AWREADY", "AWSIZE", "AWVALID", "BREADY", "BVALID", "RLAST", "RREADY",
-         "RVALID", "WLAST", "WREADY", "WVALID"]  # fmt: skip
-_MONITORED = ("ap_clk", "ap_done", "ap_idle", "ap_rst_n", "ap_start", *(f"m_axi_gmem_{s}" for s in _GMEM))
-
-
-class Monitor:
-    """Checks the AXI4 protocol and times each call.
-
-    It samples the bus at the falling edge of every cycle in which something happens (a
-    valid is high, ap_start or ap_done) and sleeps through the others, so a long compute
-    phase runs at the simulator's own speed; cycles are counted from simulation time.
-    """
-
-    def __init__(self, dut):
-        self.dut = dut
-        self.gmem = _has_gmem(dut)
-        # bytes a beat: the m_axi data width (32 bits, or 64 / 128 for a wide burst variant)
-        self.beat = len(dut.m_axi_gmem_RDATA) // 8 if self.gmem else 4
-        self.size = self.beat.bit_length() - 1
-        self.errors: list[str] = []
-        self.done_event = Event()
-        self.new_run()
-
-    @property
-    def cycle(self) -> int:
-        return int(get_sim_time("ns")) // PERIOD_NS
-
-    def new_run(self) -> None:
-        self.reads: list[dict] = []
-        self.writes: list[dict] = []
-        self.r_open = None
-        self.aw_open = None
-        self.w_cur = None
-        self.w_done: list[dict] = []
-        self.starts: list[int] = []
-        self.dones: list[int] = []
-        self.done_event.clear()
-
-    def error(self, msg: str) -> None:
-        if len(self.errors) < 20:
-            self.errors.append(f"cycle {self.cycle}: {msg}")
-
-    def _addr(self, ch: str, addr: int, length: int, size: int, burst: int, lock: int) -> None:
-        if size != self.size or burst != 1 or lock != 0:
-            self.error(f"{ch}SIZE {size} / {ch}BURST {burst} / {ch}LOCK {lock}: want {self.size} / INCR / 0")
-        if addr % self.beat:
-            self.error(f"{ch}ADDR 0x{addr:x} not word aligned")
-        if (addr & 0xFFF) + self.beat * (length + 1) > 4096:
-            self.error(f"{ch} burst 0x{addr:x} + {length + 1} beats crosses a 4 KB boundary")
-
-    async def run(self) -> None:
-        # handles looked up once: a dut attribute lookup costs more than the read itself
-        names = [n for n in _MONITORED if self.gmem or not n.startswith("m_axi_gmem_")]
-        h = types.SimpleNamespace(**{n.removeprefix("m_axi_gmem_"): getattr(self.dut, n) for n in names})
-        valids = [h.ARVALID, h.RVALID, h.AWVALID, h.WVALID, h.BVALID] if self.gmem else []
-        # before and during reset the outputs may be X: start watching once reset is released
-        while not (h.ap_rst_n.value.is_resolvable and _hi(h.ap_rst_n)):
-            await FallingEdge(h.ap_clk)
-        while True:
-            # ap_start stays high through a call (until ap_ready): only a start while idle counts
-            starting = _hi(h.ap_start) and _hi(h.ap_idle)
-            quiet = not any(_hi(v) for v in valids) and not starting and not _hi(h.ap_done)
-            if quiet and self.r_open is None and self.aw_open is None and self.w_cur is None:
-                await First(
-                    *(RisingEdge(v) for v in valids),
-                    RisingEdge(h.ap_start),
-                    RisingEdge(h.ap_idle),
-                    RisingEdge(h.ap_done),
-                )
-            await FallingEdge(h.ap_clk)
-            c = self.cycle
-            if not _hi(h.ap_rst_n):
-                continue
-            if _hi(h.ap_idle) and _hi(h.ap_start):
-                self.starts.append(c)
-            if _hi(h.ap_done):
-                self.dones.append(c)
-                self.done_event.set()
-            if not self.gmem:
-                continue
-            if _hi(h.ARVALID) and _hi(h.ARREADY):
-                length = _num(h.ARLEN)
-                self._addr(
-                    "AR", _num(h.ARADDR), length, _num(h.ARSIZE), _num(h.ARBURST),
-                    _num(h.ARLOCK),
-                )  # fmt: skip
-                if self.r_open is not None:
-                    self.error("AR accepted while a read burst is outstanding")
-                self.r_open = {"beats": length + 1, "ar": c, "first": None, "last": None, "n": 0}
-            if _hi(h.RVALID) and _hi(h.RREADY):
-                b = self.r_open
-                if b is None:
-                    self.error("R beat without a burst")
-                else:
-                    b["first"] = c if b["first"] is None else b["first"]
-                    b["n"] += 1
-                    if _hi(h.RLAST):
-                        b["last"] = c
-                        if b["n"] != b["beats"]:
-                            self.error(f"read burst of {b['beats']} beats got {b['n']}")
-                        self.reads.append(b)
-                        self.r_open = None
-            if _hi(h.AWVALID) and _hi(h.AWREADY):
-                length = _num(h.AWLEN)
-                self._addr(
-                    "AW", _num(h.AWADDR), length, _num(h.AWSIZE), _num(h.AWBURST),
-                    _num(h.AWLOCK),
-                )  # fmt: skip
-                if self.aw_open is not None:
-                    self.error("AW accepted while a write burst is outstanding")
-                self.aw_open = {"beats": length + 1, "aw": c}
-            if _hi(h.WVALID) and _hi(h.WREADY):
-                if self.w_cur is None:
-                    self.w_cur = {"first": c, "n": 0}
-                self.w_cur["n"] += 1
-                if _hi(h.WLAST):
-                    self.w_cur["last"] = c
-                    self.w_done.append(self.w_cur)
-                    self.w_cur = None
-            if _hi(h.BVALID) and _hi(h.BREADY):
-                if self.aw_open is None or not self.w_done:
-                    self.error("B response before both AW and the last W beat")
-                else:
-                    burst = self.aw_open | self.w_done.pop(0) | {"b": c}
-                    if burst["n"] != burst["beats"]:
-                        self.error(f"write burst of {burst['beats']} beats had {burst['n']} W beats")
-                    self.writes.append(burst)
-                    self.aw_open = None
-
-    def unstalled(self) -> bool:
-        """No burst stalled besides the slave's latency (then the cycle count is exact)."""
-        for r in self.reads:
-            if r["last"] - r["first"] != r["beats"] - 1:
-                return False
-        for w in self.writes:
-            if w["first"] != w["aw"] or w["last"] - w["first"] != w["beats"] - 1:
-                return False
-        return True
-
-
-def _has_gmem(dut) -> bool:
-    try:
-        dut.m_axi_gmem_RDATA  # noqa: B018 (a lookup: the port exists)
-    except AttributeError:
-        return False
-    return True
-
-
 class Stream:
     """One AXI-Stream port of the kernel: a source (streamed input) or a sink (output)
     driven cycle by cycle; `pause` (random mode) is the chance of a cycle without TVALID
@@ -303,11 +139,11 @@ class Stream:
                 self.data.value = beats[i]
                 self.valid.value = 1
             await RisingEdge(self.clk)
-            if offered and _hi(self.ready):
+            if offered and hi(self.ready):
                 i += 1
                 offered = False
                 self.valid.value = 0
-            elif not offered and _hi(self.ready):
+            elif not offered and hi(self.ready):
                 self.stalls += 1
 
     async def receive(self, n: int, out: list[int]) -> None:
@@ -315,9 +151,9 @@ class Stream:
             take = self._go()
             self.ready.value = int(take)
             await RisingEdge(self.clk)
-            if take and _hi(self.valid):
-                out.append(_num(self.data))
-            elif _hi(self.valid):
+            if take and hi(self.valid):
+                out.append(num(self.data))
+            elif hi(self.valid):
                 self.stalls += 1
         self.ready.value = 0
 
@@ -337,7 +173,7 @@ class TB:
             AxiLiteBus.from_prefix(dut, "s_axi_control"), dut.ap_clk, dut.ap_rst_n, reset_active_level=False
         )
         self.ram = None
-        if _has_gmem(dut):
+        if has_gmem(dut):
             bus = AxiBus(
                 write=AxiWriteBus(
                     _AWBus.from_prefix(dut, "m_axi_gmem"),
@@ -475,7 +311,7 @@ class TB:
             task.cancel()
             s.ready.value = 0
             return [f"{name}: the kernel sent {len(beats)} of the {-(-n // 8)} beats of its output stream"]
-        if _hi(s.valid):
+        if hi(s.valid):
             return [f"{name}: TVALID still high after the array's last beat"]
         got = b"".join(x.to_bytes(8, "little") for x in beats)
         want = self.task.data(vec["outputs"][name])
