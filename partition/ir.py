@@ -544,6 +544,16 @@ def map_stmts(body: list[Stmt], fn: Callable[[Expr], Expr]) -> list[Stmt]:
     return out
 
 
+def fresh_name(used: set[str], base: str) -> str:
+    """`base`, or `base_2`, `base_3`, ...: the first not in `used` (then added to it), for a
+    variable, array or loop label an IR rewrite introduces."""
+    name, k = base, 2
+    while name in used:
+        name, k = f"{base}_{k}", k + 1
+    used.add(name)
+    return name
+
+
 def dyn_rows(p: Param, length: int) -> int:
     """Rows of array `p` in a call whose run-time length register holds `length`."""
     return max(length + p.dyn_offset, 0) if p.dyn else p.shape[0]

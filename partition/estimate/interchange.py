@@ -69,11 +69,7 @@ class _State:
         self.done: list[str] = []
 
     def fresh(self, base: str) -> str:
-        name, k = base, 2
-        while name in self.names:
-            name, k = f"{base}_{k}", k + 1
-        self.names.add(name)
-        return name
+        return ir.fresh_name(self.names, base)
 
     def stmts(self, body: list[ir.Stmt]) -> list[ir.Stmt]:
         out: list[ir.Stmt] = []

@@ -269,11 +269,7 @@ class _Names:
         self.buffers: dict[str, str] = {}
 
     def fresh(self, base: str) -> str:
-        name, k = base, 2
-        while name in self.used:
-            name, k = f"{base}_{k}", k + 1
-        self.used.add(name)
-        return name
+        return ir.fresh_name(self.used, base)
 
     def buffer(self, array: str) -> str:
         if array not in self.buffers:
