@@ -11,6 +11,7 @@ from partition.estimate import (
     BASE,
     KernelVariant,
 )
+from partition.estimate.roofline import Roofline, configuration, roofline
 from partition.plan.artefacts import (
     FORMAT,
     Options,
@@ -126,7 +127,13 @@ def _alternative(problem: Problem, sol: Solution, rank: int, all_cpu: float) -> 
     }
 
 
-def _variant_json(v: KernelVariant, f: costs.TaskFigures, problem: Problem, board: Board) -> dict[str, Any]:
+def _fastest(vs: list[KernelVariant]) -> KernelVariant:
+    return min(vs, key=lambda v: (v.estimate.cycles, v.name))
+
+
+def _variant_json(
+    v: KernelVariant, f: costs.TaskFigures, problem: Problem, board: Board, rl: Roofline
+) -> dict[str, Any]:
     fits = all(getattr(v.estimate, r) <= problem.budget[r] + 1e-9 for r in RESOURCES)
     return {
         "name": v.name,
@@ -137,6 +144,7 @@ def _variant_json(v: KernelVariant, f: costs.TaskFigures, problem: Problem, boar
         "overhead_s": f.overhead_s,
         "copy_out_s": f.copy_out_s,
         "fits_alone": fits,
+        "roofline_fraction": rl.bound_cycles / v.estimate.cycles if v.estimate.cycles > 0 else 1.0,
         "estimate": v.estimate.to_json(),
     }
 
@@ -168,6 +176,7 @@ def plan_data(
             f = figs[BASE]
             vs = prep.variants[name]
             entry["kernel"] = k.name
+            rl = roofline(k, board, int(problem.budget["dsp"]))
             entry["fpga"] = {
                 "total_s": f.fpga_s,
                 "compute_s": f.compute_s,
@@ -175,8 +184,11 @@ def plan_data(
                 "copy_out_s": f.copy_out_s,
                 "per_call": f.call.to_json(),
                 "estimate": vs[0].estimate.to_json(),
-                "variants": [_variant_json(v, figs[v.name], problem, board) for v in vs],
+                "variants": [_variant_json(v, figs[v.name], problem, board, rl) for v in vs],
             }
+            shown = solution.variant.get(name, BASE) if name in fpga_set else _fastest(vs).name
+            est = next(v.estimate for v in vs if v.name == shown)
+            entry["fpga"]["roofline"] = {**rl.to_json(), "configuration": configuration(est, rl)}
             entry["notes"] = list(k.notes)
             if name in fpga_set:
                 vname = solution.variant.get(name, BASE)

@@ -136,6 +136,21 @@ def kernel_details(plan_data: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
         pc = fpga["per_call"]
+        rl = fpga.get("roofline")
+        roof = None
+        if rl:
+            c = rl["configuration"]
+            roof = {
+                "bound": count_fig(rl["bound_cycles"], f"{p}.roofline.bound_cycles"),
+                "why": rl["why"],
+                "variant": c["variant"],
+                "chosen": t["placement"] == "fpga",
+                "cycles": count_fig(c["cycles"], f"{p}.roofline.configuration.cycles"),
+                "fraction": Fig(
+                    f"{c['fraction']:.1%}", c["fraction"], f"{p}.roofline.configuration.fraction"
+                ),
+                "limited_by": c["limited_by"],
+            }
         out.append(
             {
                 "task": t["name"],
@@ -155,6 +170,7 @@ def kernel_details(plan_data: dict[str, Any]) -> list[dict[str, Any]]:
                 "source": e.get("source", "model"),
                 "resources": [(RESOURCE_NAMES[r], count_fig(e[r], f"{p}.estimate.{r}")) for r in RESOURCES],
                 "loops": loops,
+                "roofline": roof,
                 "notes": list(t.get("notes", []))
                 + [n for n in e.get("notes", []) if n not in t.get("notes", [])],
             }

@@ -125,6 +125,7 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
             f"  {row['name']:<6} {row['used']:>9,.0f} / {row['available']:>9,.0f}  {bar(row['frac'])} "
             f"{row['frac']:>4.0%}  (budget {row['budget']:,.0f})"
         )
+    lines.extend(roofline_lines(data))
     for c in data.get("chains", []):
         lines.append(
             f"AXI-Stream chain: {c['src']} -> {c['dst']} (argument {c['param']}): saves {fmt_s(c['saving_s'])} "
@@ -175,6 +176,25 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
                 f"  make -C {out_dir} csim     # C-simulation of {len(fpga)} kernel(s) against Python"
             )
     return "\n".join(lines)
+
+
+def roofline_lines(data: dict[str, Any]) -> list[str]:
+    """Each FPGA kernel against its roofline: the fewest cycles the board's DSP slices, HP port
+    and the kernel's true recurrences allow a call, the fraction its configuration reaches, and
+    what limits that configuration."""
+    kernels = [t for t in data["tasks"] if t["placement"] == "fpga" and (t.get("fpga") or {}).get("roofline")]
+    if not kernels:
+        return []
+    lines = ["", "roofline (a call's fewest cycles on this board; the chosen configuration's share of it):"]
+    for t in sorted(kernels, key=lambda t: t["name"]):
+        rl = t["fpga"]["roofline"]
+        c = rl["configuration"]
+        lines.append(
+            f"  {t['name']}: {c['cycles']:,} cycles, {c['fraction']:.1%} of the bound {rl['bound_cycles']:,} "
+            f"({rl['why']})"
+        )
+        lines.append(f"    limited by {c['limited_by']}")
+    return lines
 
 
 def chosen_fpga_s(t: dict[str, Any]) -> float:

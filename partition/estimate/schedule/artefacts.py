@@ -47,6 +47,9 @@ class LoopSchedule:
     entries: int  # executions per call
     ii_reasons: dict[str, int] = field(default_factory=dict)
     body: list[StmtSchedule] = field(default_factory=list)
+    # pipelined: each scalar carried from one iteration to the next -> cycles from its first
+    # read to its new value (the recurrence it alone imposes on II)
+    carried: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -206,14 +206,14 @@ class Scheduler:
                 ii = mem_ii = ii + 1
                 continue
             reasons = {"memory": mem_ii, "unit": r.unit_ii}
-            rec = 1
+            carried: dict[str, int] = {}
             for var, first in r.first_read.items():
                 final = r.avail.get(var)
                 if final is not None and not (final.var == var and final.counted is False):
                     # a combinational result is latched at the end of its cycle; a registered
                     # unit output (ready_ns 0) feeds the next iteration from that register
-                    rec = max(rec, final.cycle + (1 if final.ns > 0 else 0) - first)
-            reasons["recurrence"] = rec
+                    carried[var] = max(1, final.cycle + (1 if final.ns > 0 else 0) - first)
+            reasons["recurrence"] = max([1, *carried.values()])
             reasons["array_raw"] = self._raw_ii(r, s, trip)
             new_ii = max(1, *reasons.values())
             if new_ii <= ii:
@@ -235,7 +235,20 @@ class Scheduler:
             StmtSchedule((*path, j), type(st).__name__.lower(), st, 0, depth, r.by_owner.get(j, []))
             for j, st in enumerate(s.body)
         ]
-        return LoopSchedule(label, path, s.var, trip, True, ii, depth, 0, entries, reasons, body)
+        return LoopSchedule(
+            label,
+            path,
+            s.var,
+            trip,
+            True,
+            ii,
+            depth,
+            0,
+            entries,
+            reasons,
+            body,
+            dict(sorted(carried.items())),
+        )
 
     def _raw_ii(self, r: Region, s: ir.For, trip: int) -> int:
         """II that keeps the accesses to one array of successive iterations in program order.
