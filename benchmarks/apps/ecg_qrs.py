@@ -5,16 +5,16 @@ Pan-Tompkins detector does, every stage an interpreted integer loop: lead-off re
 pacemaker-spike rejection, a baseline-wander tracker and its subtraction, a mains comb, the
 integer low-pass and high-pass filters, the five-point derivative, squaring, moving-window
 integration, an adaptive threshold, beat onsets with a refractory period, RR intervals and
-their histogram. Each kernel keeps its arrays in on-chip block RAM: 16 to 64 BRAM18, by their
+their histogram. Built whole, a kernel keeps its arrays in on-chip block RAM: 16 to 64 BRAM18, by their
 types (int8 masks, int16 samples, int32 filter states).
 
-What makes the decision hard: fourteen stages, and the PYNQ-Z2's 224 usable BRAM18 (the
-KV260's 230) hold five or six. Four (derivative, low-pass, pace-reject, notch) carry most of
-the CPU time and fit together; the rest save a few tenths of a second to 1.7 s each for 16 to
-64 BRAM18, and which of them fill the remaining 64 to 70 BRAM18 is close: hottest-first gets
-it right on the PYNQ-Z2 but not on the KV260 (a slightly larger budget, other variants).
-Fourteen stages are enough that random-restart single moves seldom end in the best packing.
-On the Ultra96-V2 (345 usable BRAM18) about eight fit and the packing is a different one.
+What makes the decision hard: fourteen stages, and the PYNQ-Z2's 224 usable BRAM18 (the KV260's 230) hold five
+or six of them with their arrays on chip. Each stage can also be built tiled (a few BRAM18, its rows moved
+through DDR a tile at a time, slower by the copies), so all fit, and the question is which keep their arrays
+whole. Four (derivative, low-pass, pace-reject, notch) carry most of the CPU time; built whole they fill the
+block RAM and the rest stay on the CPU (what hottest-first gets). Tiling most stages and keeping the few that
+save most per BRAM18 whole is about twice as fast; which those are is close and changes with the board.
+Fourteen stages of five to eight variants are enough that random-restart single moves seldom find the best.
 
 Run it with no arguments; the output is deterministic.
 """

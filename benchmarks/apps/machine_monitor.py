@@ -6,18 +6,18 @@ enveloped and reduced to frame peaks; the microphone is pre-emphasised, low-pass
 8-tap FIR, decimated and reduced to frame energies; the motor current is calibrated,
 slew-limited and turned into zero-crossing periods; the tachometer is debounced, turned into
 edges, pulse widths and a width histogram. Every stage hands its whole array to the next, so
-neighbouring stages can run as AXI-Stream chains, and each kernel keeps its input and output
+neighbouring stages can run as AXI-Stream chains, and a kernel built whole keeps its input and output
 in on-chip block RAM: 12 to 108 BRAM18 a kernel, by the sizes and types of its arrays.
 
-What makes the decision hard: sixteen kernels, and the PYNQ-Z2's 224 usable BRAM18 hold four
-or five of them. The FIR (int32 in, as the pre-emphasis writes it: 108 BRAM18) is the obvious
-first kernel; after it, a dozen stages save from a tenth of a second to about three seconds
-each for 12 to 108 BRAM18. Taking the hottest first adds the pre-emphasis, another 108, and
-the block RAM is full; the current calibration, slew limiter and DC removal in its place save
-about twice as much. Single moves (one stage in or out, or another variant) cannot make that
-trade, nor most trades between the many packings a few percent apart, so random-restart local
-search ends in one of them. The KV260 (about as much block RAM, a faster CPU) and the
-Ultra96-V2 (half as much again, eight kernels fit) each want a different packing.
+What makes the decision hard: sixteen kernels, and the PYNQ-Z2's 224 usable BRAM18 hold four or
+five of them with their arrays on chip. Each can also be built tiled (`tiled` variants: a few
+BRAM18, rows moved through DDR a tile at a time, slower by the copies), so all of them fit, and
+the question is which few keep their arrays whole. Taking the fastest variant of the hottest first
+puts the FIR and the pre-emphasis on chip whole and the block RAM is full; tiling a dozen stages
+and keeping one or two small ones whole is several times faster. Single moves (one stage in or
+out, or another variant) cannot make that trade, nor most trades between the many assignments a
+few percent apart, so random-restart local search ends in one of them. The KV260 (about as much
+block RAM, a faster CPU) and the Ultra96-V2 (half as much again) each want a different assignment.
 
 Run it with no arguments; the output is deterministic.
 """

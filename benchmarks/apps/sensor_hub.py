@@ -5,16 +5,16 @@ accelerometer record is despiked with a 3-point median; three audio channels are
 framed into energies and framed into zero-crossing counts; a strain gauge is slew-rate limited;
 a temperature trace has its threshold crossings counted; a pressure trace its jumps. Every
 stage is an interpreted integer loop, so each is worth hundreds of times its FPGA cost, and
-each kernel keeps its whole input and output in on-chip block RAM (BRAM18 of 2 KB each): from
+each kernel built whole keeps its input and output in on-chip block RAM (BRAM18 of 2 KB each): from
 24 to 176 BRAM18 per kernel, by the size of its capture.
 
-What makes the decision hard: the PYNQ-Z2's 280 BRAM18 (224 under the default 80 % cap) hold
-only some of them, so the plan is a knapsack over seven kernels whose values (CPU seconds
-saved) per BRAM18 are close. `despike` is the hottest single function and needs 176 of them;
-taking the hottest function first (what a developer with a profiler does) fills the block RAM
-with it and one small kernel, while several medium kernels together are worth more. Many
-packings are within a few percent of each other, and single moves (one kernel in or out) do not
-lead from one to a better one.
+What makes the decision hard: the PYNQ-Z2's 224 usable BRAM18 (80 % cap) hold only some kernels with their
+arrays on chip: a knapsack over seven kernels whose values (CPU seconds saved) per BRAM18 are close. `despike`
+is the hottest function and needs 176 BRAM18 whole; taking the hottest first (what a developer with a profiler
+does) fills the block RAM with it and one small kernel. Each kernel can also be built tiled (a few BRAM18, its
+capture moved through DDR a tile at a time, slower by the copies); several tiled and one small one whole are
+worth more. Many assignments are within a few percent of each other, and single moves (one kernel in or out,
+or another variant) do not lead from one to a better one.
 
 Run it with no arguments; the output is deterministic.
 """

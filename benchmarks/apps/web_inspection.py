@@ -4,16 +4,16 @@ A line-scan camera over a moving web (paper, film, steel strip) delivers 12-bit 
 line goes through ten interpreted integer loops in a row: flat-field correction, a 3-pixel
 median against dead pixels, a background tracker and a local-contrast measure, an edge
 strength, two-threshold classification, hysteresis, gap closing, defect run starts and a
-histogram of defect lengths. Every stage keeps its line input and output in on-chip block RAM:
+histogram of defect lengths. Built whole, a stage keeps its line input and output in on-chip block RAM:
 24 to 72 BRAM18 a kernel, by the types of its arrays (int8 masks, int16 pixels, int32 sums).
 
-What makes the decision hard: the PYNQ-Z2's 224 usable BRAM18 (the KV260's 230) hold five of
-the ten stages. The hottest, `edge_strength`, writes int32 and so is one of the largest; taking
-the hottest first (edge strength, flat field, background tracker) leaves room for one small
-stage, while the despeckle median and two small mask stages in the tracker's place are worth
-more. A single move cannot make that trade (the tracker must leave before the others fit); with
-ten stages, random restarts reach the best packing on some boards and miss it on others. On
-the Ultra96-V2 six stages fit and hottest-first is right, so it is not planned there.
+What makes the decision hard: the PYNQ-Z2's 224 usable BRAM18 (the KV260's 230) hold five of the ten stages
+with their arrays on chip. Each can also be built tiled (a few BRAM18, its line moved through DDR a tile at a
+time, slower by the copies), so all fit, and the question is which keep their arrays whole. Taking the fastest
+variant of the hottest first (edge strength, which writes int32, flat field, background tracker) fills the
+block RAM; tiling those and keeping the despeckle median and small mask stages whole is worth more. A single
+move cannot make that trade; random restarts reach the best assignment on some boards and miss it on others.
+On the Ultra96-V2 more fits whole and hottest-first is nearly right, so it is not planned there.
 
 Run it with no arguments; the output is deterministic.
 """
