@@ -16,6 +16,7 @@ NAMES = tuple(sorted(p.stem for p in DIR.glob("*.py") if p.name != "__init__.py"
 
 # boards each app is planned for (the first is the one it is tuned for); default: pynq-z2 only
 BOARDS = {
+    "camera_isp": ("pynq-z2", "ultra96v2", "kv260"),
     "ecg_qrs": ("pynq-z2", "kv260", "ultra96v2"),
     "loudness": ("pynq-z2", "kv260"),
     "machine_monitor": ("pynq-z2", "kv260", "ultra96v2"),
