@@ -913,6 +913,28 @@ def test_float_tolerance(built: dict[str, Built], tmp_path: Path) -> None:
 
 
 @needs_gxx
+@pytest.mark.parametrize("case", ["control", "arrays"])
+def test_timed_testbench_checks_then_times_each_vector(
+    built: dict[str, Built], tmp_path: Path, case: str
+) -> None:
+    """Built with -O2 -DPARTITION_TB_TIME=N (the compiled-code figure of benchmarks/bench_roofline.py),
+    the testbench still checks every vector, then times N more calls on its inputs (inout arrays
+    reloaded before each) and prints the median."""
+    task_dir = copy_task(built, case, tmp_path)
+    flags = (*TEST_FLAGS, "-O2", "-DPARTITION_TB_TIME=3")
+    build = subprocess.run(
+        csim_command(case, "../include", flags), cwd=task_dir, capture_output=True, text=True
+    )
+    assert build.returncode == 0 and not build.stderr.strip(), build.stderr[-4000:]
+    run = run_csim(task_dir)
+    assert run.returncode == 0, run.stdout
+    n = len(built[case].vectors)
+    assert len(re.findall(r"^vector \d+ \(.*\): PASS", run.stdout, re.M)) == n
+    times = re.findall(r"^vector (\d+) \(.*\): time (\d+) ns per call \(median of 3\)$", run.stdout, re.M)
+    assert [int(k) for k, _ in times] == list(range(n)), run.stdout
+
+
+@needs_gxx
 def test_missing_and_truncated_vector_files(built: dict[str, Built], tmp_path: Path) -> None:
     task_dir = copy_task(built, "boolops", tmp_path)
     (task_dir / "vectors" / "0_q.in.bin").unlink()
