@@ -57,6 +57,10 @@ SCHEMA: dict[str, dict[str, _Kind]] = {
         "numpy_compute_ns_range": "range+",
         "numpy_memory_ns": "num+",
         "numpy_memory_ns_range": "range+",
+        # board time / profiling host's time of the same loops compiled (gcc -O2): the
+        # compiled-code alternative to a kernel (benchmarks/bench_roofline.py)
+        "compiled_factor": "num+",
+        "compiled_factor_range": "range+",
     },
     "clocks": {"ps_ref_mhz": "num+", "pl_mhz": "num+"},
     "interface": {
@@ -74,7 +78,12 @@ SCHEMA: dict[str, dict[str, _Kind]] = {
     "memory": {"ddr_mb": "int+", "cma_mb": "int+"},
 }
 
-CPU_FIGURES = ("bench_ns", "numpy_compute_ns", "numpy_memory_ns")  # each has a "<key>_range"
+CPU_FIGURES = (
+    "bench_ns",
+    "numpy_compute_ns",
+    "numpy_memory_ns",
+    "compiled_factor",
+)  # each has a "<key>_range"
 MEASURED_SPREAD = 0.05  # the range of a figure an override measured without giving its range
 
 _KIND_TEXT = {
