@@ -9,6 +9,7 @@ from benchmarks import (
     bench_baselines,
     bench_fidelity,
     bench_pipeline,
+    bench_roofline,
     bench_solve,
     bench_tiling,
 )
@@ -23,6 +24,7 @@ def main() -> int:
         ("fidelity", bench_fidelity.main),
         ("acceptance", bench_acceptance.main),
         ("tiling", bench_tiling.main),
+        ("roofline", bench_roofline.main),
     ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])

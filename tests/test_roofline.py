@@ -142,3 +142,20 @@ def test_the_plan_states_each_fpga_kernels_roofline(tmp_path: Path) -> None:
     assert "roofline" in text
     for t in fpga:
         assert f"  {t['name']}: {t['fpga']['roofline']['configuration']['cycles']:,} cycles" in text
+
+
+def test_the_roofline_benchmark_sets_kernels_against_compiled_code(tmp_path: Path) -> None:
+    """benchmarks/bench_roofline.py on two of its kernels: each row has its bound, a fraction no
+    kernel can beat, and the compiled alternative, timed here (the testbench checks it first) and
+    scaled by the board's compiled_factor, within the factor's range."""
+    from benchmarks import bench_roofline
+
+    rows, meta = bench_roofline.rows("pynq-z2", ["fir32_q15", "dot_i16"], tmp_path)
+    assert [r["kernel"] for r in rows] == ["dot_i16", "fir32_q15"]
+    for r in rows:
+        assert 0 < r["fraction"] <= 1 and r["limit"] in ("dsp", "memory", "recurrence")
+        assert r["host_compiled_us"] > 0 and r["fpga_call_us"] > r["kernel_us"] > 0
+        lo, hi = r["board_compiled_us_range"]
+        assert lo <= r["board_compiled_us"] == r["host_compiled_us"] * meta["compiled_factor"] <= hi
+    text = bench_roofline.markdown(rows, meta)
+    assert "| fir32_q15 | loops | integer |" in text and "2 kernels" in text
