@@ -1,7 +1,7 @@
 """Command line: parses arguments and wires the pipeline stages together, nothing more.
 
 `parser` holds the grammar, `commands` the profile/plan/explain/report/boards commands,
-`verify` the commands over a build tree (sim, synth, lint, cosim).
+`verify` the commands over a build tree (sim, synth, lint, cosim, measure).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 from partition.cli.commands import cmd_boards, cmd_explain, cmd_plan, cmd_profile, cmd_report
 from partition.cli.parser import build_parser, split_app_args
-from partition.cli.verify import cmd_cosim, cmd_verify
+from partition.cli.verify import cmd_cosim, cmd_measure, cmd_verify
 from partition.errors import PartitionError
 
 __all__ = ["build_parser", "main"]
@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_verify(args)
         if args.command == "cosim":
             return cmd_cosim(args, app_args)
+        if args.command == "measure":
+            return cmd_measure(args)
     except PartitionError as e:
         print(f"partition: error: {e.message}", file=sys.stderr)
         return e.exit_code

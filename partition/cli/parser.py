@@ -20,6 +20,7 @@ examples:
   partition plan app.py --board pynq-z2 --profile app.profile.json --out build/app2
   partition plan app.py --board pynq-z2 --objective makespan --top-k 3
   partition plan app.py --board all --sweep max-util=0.5:0.9:0.1   # Pareto table
+  partition measure build/app --workers 2    # every variant through Verilator and yosys
   partition plan app.py --board pynq-z2 --calibrate build/app      # re-plan with measured figures
   partition explain app.py fir_q15 --board pynq-z2
   partition report build/fir_pipeline               # refresh report.html after make sim
@@ -212,6 +213,53 @@ def build_parser() -> argparse.ArgumentParser:
                 choices=["xc7", "xcup"],
                 help="default: the board's (xc7 for Zynq-7000)",
             )
+
+    me = sub.add_parser(
+        "measure",
+        help="simulate and synthesize every kernel variant of a build tree (Verilator, yosys) on Dask, "
+        "for --calibrate",
+        description="Measure the kernel variants of build tree DIR with the real tools: each variant's "
+        "built-in RTL simulated by Verilator on the kernel's vectors (cycles per call) and synthesized by "
+        "yosys (LUT, FF, DSP, BRAM18). The jobs run on Dask distributed: a LocalCluster on this machine, "
+        "or the workers of --scheduler. Results go to DIR/results/<kernel>/variants/<variant>/ (and "
+        "DIR/results/measure.json); `partition plan ... --calibrate DIR` re-plans with them.",
+        usage="partition measure DIR [--variants all|chosen] [--tools verilator,yosys] [--kernel K] "
+        "[--scheduler ADDRESS] [--workers N] [--cache DIR]",
+    )
+    me.add_argument("dir", metavar="DIR", help="a build tree written by `partition plan`")
+    me.add_argument(
+        "--variants",
+        default="all",
+        choices=["all", "chosen"],
+        help="every variant of every kernel the plan could place on the FPGA (default), or the chosen "
+        "variant of each FPGA kernel",
+    )
+    me.add_argument(
+        "--tools",
+        default="verilator,yosys",
+        metavar="T,T",
+        help="verilator (RTL simulation: cycles) and/or yosys (synthesis: resources); default both",
+    )
+    me.add_argument("--kernel", action="append", default=[], metavar="K", help="only kernel K (repeatable)")
+    me.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="a running Dask scheduler (tcp://host:8786), e.g. dask-jobqueue's on Slurm; default: a "
+        "LocalCluster on this machine",
+    )
+    me.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="LocalCluster worker processes (default: the cores; 1: one job after another in this process)",
+    )
+    me.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="results of earlier jobs by content hash (default: $PARTITION_MEASURE_CACHE or "
+        "~/.cache/partition/measure)",
+    )
 
     cs = sub.add_parser(
         "cosim",

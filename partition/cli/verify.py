@@ -90,3 +90,59 @@ def cmd_cosim(args: argparse.Namespace, app_args: list[str]) -> int:
     if (tree / "report.html").exists():
         regenerate(tree, force=False)
     return 0 if r["status"] == "pass" else 1
+
+
+def cmd_measure(args: argparse.Namespace) -> int:
+    """partition measure DIR: every kernel variant through the tools, on Dask."""
+    import sys
+
+    from partition.errors import PartitionError
+    from partition.measure import TOOLS, measure_tree
+
+    tools = tuple(t.strip() for t in args.tools.split(",") if t.strip())
+    unknown = [t for t in tools if t not in TOOLS]
+    if unknown or not tools:
+        raise PartitionError(
+            f"--tools {args.tools}: unknown tool {', '.join(unknown) or '(none given)'}; use "
+            f"{', '.join(TOOLS)} (Vitis HLS csynth reports are read by --calibrate from the tree's make hls)"
+        )
+    if args.workers < 0:
+        raise PartitionError(f"--workers {args.workers}: give a positive number of worker processes")
+    m = measure_tree(
+        Path(args.dir),
+        variants=args.variants,
+        tools=tools,
+        kernels=tuple(args.kernel),
+        scheduler=args.scheduler,
+        workers=args.workers or None,
+        cache=Path(args.cache) if args.cache else None,
+        progress=sys.stderr,
+    )
+    for line in m.skipped:
+        print(f"skipped {line}")
+    for r in m.records:
+        parts = []
+        sim, syn = r.get("rtl_sim"), r.get("yosys")
+        if sim is not None:
+            parts.append(
+                f"{max(sim['cycles_per_vector']):,} cycles"
+                if sim.get("status") == "pass"
+                else f"sim {sim['status']}"
+            )
+        if syn is not None:
+            parts.append(
+                f"{syn['lut']:,} LUT {syn['ff']:,} FF {syn['dsp']} DSP {syn['bram18']} BRAM18"
+                if syn.get("status") == "pass"
+                else f"synth {syn['status']}"
+            )
+        if "error" in r:
+            parts.append(f"error: {r['error']}")
+        print(f"{r['kernel']} {r['variant']}: {'; '.join(parts)}")
+        for step in (sim, syn):
+            if step is not None and step.get("status") != "pass" and step.get("detail"):
+                print("    " + str(step["detail"])[-3000:].replace("\n", "\n    "))
+    print(
+        f"measured {len(m.records)} variant(s) ({m.hits} from the cache), {len(m.failed)} failed; results in "
+        f"{Path(args.dir) / 'results'}; re-plan with --calibrate {args.dir}"
+    )
+    return 1 if m.failed else 0

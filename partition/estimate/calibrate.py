@@ -13,7 +13,9 @@
   ``profile/AreaEstimates/Resources/{LUT,FF,DSP,BRAM_18K}``. A report
   describes the C++ as it was generated, i.e. the variant DIR/plan.json
   chose for the kernel (the base variant when DIR has no plan.json).
-* The built-in RTL's results (written by partition.sim.flow):
+* The built-in RTL's results (written by partition.sim.flow, and per variant by
+  `partition measure`: ``DIR/results/<kernel>/variants/<variant>/``, the same two files
+  for that variant):
   ``DIR/results/<kernel>/rtl_sim.json`` (``cycles_per_vector``: cycles of
   one call per test vector, with the board's DDR latencies; the largest is
   taken) and ``DIR/results/<kernel>/yosys.json`` (``lut``, ``ff``, ``dsp``,
@@ -173,20 +175,34 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
             out.append(m)
     for name in sorted(known):
         res_dir = folder / "results" / name
-        m = Measurement(name, in_rtl.get(name, "base"), "rtl", streams=streams.get(name, ()))
-        sim = _json(res_dir / "rtl_sim.json")
-        if sim is not None and sim.get("status") == "pass":
-            per = [int(c) for c in sim.get("cycles_per_vector") or [] if c is not None]
-            if per:
-                m.cycles, m.origin["cycles"] = max(per), f"results/{name}/rtl_sim.json"
-        syn = _json(res_dir / "yosys.json")
-        if syn is not None and syn.get("status") == "pass":
-            for r in RESOURCES:
-                if isinstance(syn.get(r), int):
-                    m.resources[r], m.origin[r] = syn[r], f"results/{name}/yosys.json"
-        if m.origin:
-            out.append(m)
+        built = [(res_dir, in_rtl.get(name, "base"))]  # what `partition sim` / `synth` measured
+        variants = res_dir / "variants"  # what `partition measure` measured, one folder per variant
+        if variants.is_dir():
+            built += [(d, d.name) for d in sorted(variants.iterdir()) if d.is_dir()]
+        for where, variant in built:
+            m = _rtl_measurement(folder, where, name, variant, streams.get(name, ()))
+            if m.origin:
+                out.append(m)
     return out
+
+
+def _rtl_measurement(
+    folder: Path, where: Path, name: str, variant: str, streams: tuple[str, ...]
+) -> Measurement:
+    """The built-in RTL's figures of one variant from `where`/rtl_sim.json and yosys.json (those
+    that passed)."""
+    m = Measurement(name, variant, "rtl", streams=streams)
+    sim = _json(where / "rtl_sim.json")
+    if sim is not None and sim.get("status") == "pass":
+        per = [int(c) for c in sim.get("cycles_per_vector") or [] if c is not None]
+        if per:
+            m.cycles, m.origin["cycles"] = max(per), (where / "rtl_sim.json").relative_to(folder).as_posix()
+    syn = _json(where / "yosys.json")
+    if syn is not None and syn.get("status") == "pass":
+        for r in RESOURCES:
+            if isinstance(syn.get(r), int):
+                m.resources[r], m.origin[r] = syn[r], (where / "yosys.json").relative_to(folder).as_posix()
+    return m
 
 
 def apply(

@@ -104,23 +104,24 @@ def lint_kernel(tree: Path, kernel: str) -> dict[str, Any]:
     )
 
 
-def sim_kernel(
-    tree: Path,
-    kernel: str,
+def simulate(
+    srcs: list[Path],
+    top: str,
+    folder: Path,
+    module_dir: Path,
+    run_dir: Path,
+    latencies: tuple[int, int],
     *,
     simulator: str = "verilator",
     waves: bool = False,
     timeout_cycles: int = 5_000_000,
 ) -> dict[str, Any]:
-    """Build (once) and run the kernel's testbench on its vectors; the result record."""
+    """Build (once, in `folder`/sim_build) and run the cocotb kernel testbench (`module_dir`/
+    kernel_tb.py) on the vectors in `folder`; the result fields (status, cycles per vector
+    with the board's DDR `latencies` (read, write), tests passed and failed, the detail of a
+    failure). The JUnit XML and the run records stay in `run_dir`."""
     from partition.sim import icarus, verilator
 
-    tree = Path(tree).resolve()
-    plan = _plan(tree)
-    task = next(t for t in plan["tasks"] if t.get("kernel") == kernel)
-    srcs, top = _sources(tree, kernel)
-    folder = tree / "rtl" / kernel
-    run_dir = tree / "results" / kernel / "rtl_sim"
     run_dir.mkdir(parents=True, exist_ok=True)
     runs_file = run_dir / "runs.jsonl"
     runs_file.unlink(missing_ok=True)
@@ -138,7 +139,7 @@ def sim_kernel(
         model,
         "kernel_tb",
         run_dir,
-        module_dir=tree / "tests",
+        module_dir=module_dir,
         extra_env={
             "PARTITION_TB_DIR": str(folder),
             "PARTITION_RESULTS": str(runs_file),
@@ -147,32 +148,58 @@ def sim_kernel(
         waves=waves,
     )
     runs = [json.loads(x) for x in runs_file.read_text().splitlines()] if runs_file.is_file() else []
-    board = plan["board"]
-    cycles = [
-        normalised_cycles(r, board["ddr_read_latency_cycles"], board["ddr_write_latency_cycles"])
-        for r in runs
-    ]
-    # the estimate of the variant the RTL implements (trees from before variants: the base one)
-    estimate = task.get("rtl", {}).get("estimate_cycles") or task["fpga"]["estimate"]["cycles"]
+    cycles = [normalised_cycles(r, *latencies) for r in runs]
     ok = not res.error and not res.failed and bool(res.passed)
-    record = {
+    record: dict[str, Any] = {
         "status": "pass" if ok else ("error" if res.error else "fail"),
         "tool": f"cocotb + {simulator}",
         "vectors": len(runs),
         "cycles": cycles[0] if cycles else None,
         "cycles_per_vector": cycles,
         "cycles_measured": [int(r["cycles"]) for r in runs],
-        "estimate_cycles": estimate,
-        "variant": task.get("rtl", {}).get("variant", "base"),
         "tests_passed": sorted(res.passed),
         "tests_failed": sorted(res.failed),
-        "junit": str((run_dir / "results.xml").relative_to(tree)),
     }
+    if not ok:
+        record["detail"] = res.error or f"failed: {', '.join(res.failed)}\n{res.log_tail()}"
+    return record
+
+
+def sim_kernel(
+    tree: Path,
+    kernel: str,
+    *,
+    simulator: str = "verilator",
+    waves: bool = False,
+    timeout_cycles: int = 5_000_000,
+) -> dict[str, Any]:
+    """Build (once) and run the kernel's testbench on its vectors; the result record."""
+    tree = Path(tree).resolve()
+    plan = _plan(tree)
+    task = next(t for t in plan["tasks"] if t.get("kernel") == kernel)
+    srcs, top = _sources(tree, kernel)
+    run_dir = tree / "results" / kernel / "rtl_sim"
+    board = plan["board"]
+    record = simulate(
+        srcs,
+        top,
+        tree / "rtl" / kernel,
+        tree / "tests",
+        run_dir,
+        (board["ddr_read_latency_cycles"], board["ddr_write_latency_cycles"]),
+        simulator=simulator,
+        waves=waves,
+        timeout_cycles=timeout_cycles,
+    )
+    # the estimate of the variant the RTL implements (trees from before variants: the base one)
+    record["estimate_cycles"] = (
+        task.get("rtl", {}).get("estimate_cycles") or task["fpga"]["estimate"]["cycles"]
+    )
+    record["variant"] = task.get("rtl", {}).get("variant", "base")
+    record["junit"] = str((run_dir / "results.xml").relative_to(tree))
     if waves:
         dumps = sorted(p.name for p in run_dir.glob("dump.*"))
         record["waves"] = [str((run_dir / d).relative_to(tree)) for d in dumps]
-    if not ok:
-        record["detail"] = res.error or f"failed: {', '.join(res.failed)}\n{res.log_tail()}"
     return write_result(tree, kernel, "rtl_sim", record)
 
 
