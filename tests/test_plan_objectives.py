@@ -432,6 +432,12 @@ def test_board_all_compares_every_board(tmp_path, profile, validator):
     assert {r["params"]["board"] for r in data["sweep"]["rows"]} == boards
     best = min((r["plan_s"], r["params"]["board"]) for r in data["sweep"]["rows"] if r["plan_s"])
     assert data["board"]["name"] == best[1]
+    # the boards' estimates and solves ran on a Dask LocalCluster (the default); one after
+    # another in this process they give the same plan, byte for byte
+    on_cluster = (tmp_path / "b" / "plan.json").read_bytes()
+    r = plan(tmp_path, profile, "--board", "all", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "b" / "plan.json").read_bytes() == on_cluster
 
 
 # ----------------------------------------------------------------------------- explain

@@ -66,6 +66,8 @@ def _options(args: argparse.Namespace):
     from partition.plan import Options
     from partition.plan.shapes import parse_max_shape
 
+    if getattr(args, "workers", 0) < 0:
+        raise PartitionError(f"--workers {args.workers}: give a positive number of worker processes")
     return Options(
         objective=args.objective,
         max_util=args.max_util,
@@ -81,6 +83,8 @@ def _options(args: argparse.Namespace):
         int_widths=args.int_widths,
         max_shapes=[parse_max_shape(x) for x in getattr(args, "max_shape", [])],
         calibrate=Path(args.calibrate) if args.calibrate else None,
+        workers=getattr(args, "workers", 0) or None,
+        scheduler=getattr(args, "scheduler", None),
     )
 
 

@@ -109,6 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
         "predicted time against LUT/DSP/BRAM use to plan.json and the reports",
     )
     pl.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="--sweep / --board all: Dask LocalCluster processes for the boards' estimates and the solves "
+        "(default: the cores; 1: one after another here)",
+    )
+    pl.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--sweep / --board all: a running Dask scheduler (tcp://host:8786) instead of a LocalCluster",
+    )
+    pl.add_argument(
         "--samples",
         type=int,
         default=3,

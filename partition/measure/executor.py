@@ -1,11 +1,7 @@
-"""Running measurement jobs on Dask distributed: a LocalCluster by default, or a scheduler.
+"""Measurement jobs on the executor (`partition.executor`: Dask distributed), with a cache.
 
 Tool runs take seconds (yosys, Verilator) to hours (Vivado); a sweep of every variant of
-every kernel is many of them, independent. They go to Dask (`dask.distributed`): by default a
-LocalCluster of one single-threaded worker process per core of this machine; with
-`scheduler="tcp://host:8786"`, the workers a user started elsewhere (dask-jobqueue on Slurm or
-PBS, dask-kubernetes), which need partition and the tools installed. A job is submitted under
-its content hash: the scheduler reruns a job whose worker died (up to its allowed failures), a
+every kernel is many of them, independent. A job is submitted under its content hash: a
 result found in the cache folder is not submitted at all, and only records whose tools all
 passed are cached (a failure is worth retrying after a fix).
 """
@@ -17,14 +13,13 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from partition.errors import PartitionError
+from partition.executor import map_tasks
 from partition.measure.jobs import Job, passed, run_job
-
-CONNECT_TIMEOUT_S = 10
 
 
 def default_cache() -> Path:
@@ -69,39 +64,6 @@ def _store(cache: Path | None, record: dict[str, Any]) -> None:
         os.replace(tmp, path)
 
 
-@contextlib.contextmanager
-def client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
-    """A Dask client: on `scheduler` (an address), or on a new LocalCluster of `workers`
-    single-threaded processes (default: this machine's cores)."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise PartitionError(
-            "partition measure runs its jobs on Dask distributed, which is not installed: "
-            "pip install 'distributed>=2024.1' (make setup installs it)"
-        ) from None
-    if scheduler:
-        try:
-            c = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
-        except (OSError, TimeoutError, ValueError) as e:
-            raise PartitionError(
-                f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({type(e).__name__}: {e}); "
-                "start one (dask scheduler, or dask-jobqueue's cluster) or leave --scheduler out for a "
-                "LocalCluster"
-            ) from None
-        try:
-            yield c
-        finally:
-            c.close()
-        return
-    n = workers or os.cpu_count() or 1
-    with (
-        LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
-
-
 class Progress:
     """One line per finished job: done / running / failed, elapsed, an estimate of what is left."""
 
@@ -136,13 +98,6 @@ def _failed(job: Job, e: BaseException) -> dict[str, Any]:
     return {"kernel": job.kernel, "variant": job.variant, "key": job.key, "error": f"{type(e).__name__}: {e}"}
 
 
-def _record(fn: Callable[[Job], dict[str, Any]], job: Job) -> dict[str, Any]:
-    try:
-        return fn(job)
-    except Exception as e:  # a bug: reported for this job, the rest go on
-        return _failed(job, e)
-
-
 def run_jobs(
     jobs: Sequence[Job],
     *,
@@ -161,27 +116,21 @@ def run_jobs(
     hits = sum(r is not None for r in records)
     todo = [i for i, r in enumerate(records) if r is None]
     bar = Progress(len(jobs), hits, progress)
-    if todo and scheduler is None and workers == 1:  # one after another, in this process
-        for i in todo:
-            records[i] = _record(fn, jobs[i])
-            _store(cache, records[i])
-            bar.update(jobs[i], records[i], 0)
-    elif todo:
-        from distributed import as_completed
 
-        with client(scheduler, workers) as c:
-            futures = {c.submit(fn, jobs[i], key=f"measure-{jobs[i].key}", pure=False): i for i in todo}
-            slots = max(1, sum(c.nthreads().values()))
-            left = len(futures)
-            for fut in as_completed(list(futures)):
-                i = futures[fut]
-                left -= 1
-                running = min(slots, left)  # the others wait for a worker
-                try:
-                    record = fut.result()
-                except Exception as e:  # a worker lost too often, or a bug: reported, the rest go on
-                    record = _failed(jobs[i], e)
-                records[i] = record
-                _store(cache, record)
-                bar.update(jobs[i], record, running)
+    def done(k: int, result: Any, running: int) -> None:
+        i = todo[k]
+        record = _failed(jobs[i], result) if isinstance(result, BaseException) else result
+        records[i] = record
+        _store(cache, record)
+        bar.update(jobs[i], record, running)
+
+    if todo:
+        map_tasks(
+            fn,
+            [jobs[i] for i in todo],
+            keys=[f"measure-{jobs[i].key}" for i in todo],
+            scheduler=scheduler,
+            workers=workers,
+            done=done,
+        )
     return [r for r in records if r is not None], hits

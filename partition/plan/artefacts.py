@@ -45,6 +45,9 @@ class Options:
     chains: bool = True  # offer AXI-Stream chains where the app allows them (CHAIN_OBJECTIVES)
     int_widths: str = "sound"  # Python int arguments: "sound" (int64) or "observed" (narrowest profiled)
     max_shapes: list[MaxShape] = field(default_factory=list)  # --max-shape: longest arrays kernels take
+    # where --sweep / --board all run their independent preparations and solves (partition.executor)
+    workers: int | None = None  # LocalCluster processes (None: the cores; 1: one after another here)
+    scheduler: str | None = None  # a running Dask scheduler's address instead of a LocalCluster
 
 
 @dataclass

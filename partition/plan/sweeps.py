@@ -1,5 +1,9 @@
 """`--sweep` and `--board all`: the same problem re-solved over utilisation caps and boards, a
-Pareto table."""
+Pareto table.
+
+Each board's preparation (translation is shared; estimates are per board) and each solve are
+independent: they run on the executor (`partition.executor`, Dask distributed) with the plan's
+`workers` and `scheduler` options, one after another here with `workers=1`."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 
 from partition.boards import RESOURCES, Board
 from partition.errors import PartitionError
+from partition.executor import map_tasks
 from partition.plan.artefacts import Options, Plan, Prepared
 from partition.plan.data import resources_used
 from partition.plan.make import make_plan, solve_prepared
@@ -47,42 +52,55 @@ def parse_sweep(spec: str) -> dict[str, list[float]]:
     return {"max_util": vals}
 
 
+def _sweep_row(case: tuple[Prepared, float, Options]) -> dict[str, Any]:
+    """One row of a sweep: `prep`'s problem solved at utilisation cap `u`."""
+    prep, u, opts = case
+    problem = prep.problem
+    saved = problem.budget
+    problem.budget = costs.budget(prep.board, u)
+    row: dict[str, Any] = {"params": {"board": prep.board.name, "max_util": u}}
+    try:
+        o = Options(**{**opts.__dict__, "max_util": u, "top_k": 1})
+        sol = solve_prepared(prep, o, 1)[0]
+        all_cpu = all_cpu_objective(problem)
+        fpga = sorted(n for n, v in sol.assignment.items() if v)
+        used = resources_used(problem, sol)
+        row.update(
+            plan_s=sol.objective_s,
+            speedup=all_cpu / sol.objective_s if sol.objective_s > 0 else None,
+            fpga=fpga,
+            variants={n: sol.variant[n] for n in fpga if n in sol.variant},
+            used=used,
+            used_fraction={
+                r: (used[r] + float(prep.board.shell.get(r, 0))) / float(prep.board.resources[r])
+                for r in RESOURCES
+            },
+            status=sol.status,
+        )
+    except PartitionError as e:
+        row.update(plan_s=None, speedup=None, fpga=[], status=f"no plan: {e.message}")
+    finally:
+        problem.budget = saved
+    return row
+
+
 def sweep(preps: list[Prepared], utils: list[float], opts: Options) -> dict[str, Any]:
     """Plans over boards × utilisation caps, with the Pareto-optimal rows marked.
 
     A row is Pareto-optimal when no other row is at least as fast and uses at
     most as many LUT, DSP and BRAM18, being better in one of them.
     """
-    rows: list[dict[str, Any]] = []
-    for prep in preps:
-        for u in utils:
-            problem = prep.problem
-            saved = problem.budget
-            problem.budget = costs.budget(prep.board, u)
-            row: dict[str, Any] = {"params": {"board": prep.board.name, "max_util": u}}
-            try:
-                o = Options(**{**opts.__dict__, "max_util": u, "top_k": 1})
-                sol = solve_prepared(prep, o, 1)[0]
-                all_cpu = all_cpu_objective(problem)
-                fpga = sorted(n for n, v in sol.assignment.items() if v)
-                used = resources_used(problem, sol)
-                row.update(
-                    plan_s=sol.objective_s,
-                    speedup=all_cpu / sol.objective_s if sol.objective_s > 0 else None,
-                    fpga=fpga,
-                    variants={n: sol.variant[n] for n in fpga if n in sol.variant},
-                    used=used,
-                    used_fraction={
-                        r: (used[r] + float(prep.board.shell.get(r, 0))) / float(prep.board.resources[r])
-                        for r in RESOURCES
-                    },
-                    status=sol.status,
-                )
-            except PartitionError as e:
-                row.update(plan_s=None, speedup=None, fpga=[], status=f"no plan: {e.message}")
-            finally:
-                problem.budget = saved
-            rows.append(row)
+    cases = [(prep, u, opts) for prep in preps for u in utils]
+    rows = map_tasks(
+        _sweep_row,
+        cases,
+        keys=[f"solve-{prep.board.name}-{u:g}-{i}" for i, (prep, u, _) in enumerate(cases)],
+        scheduler=opts.scheduler,
+        workers=opts.workers,
+    )
+    for r in rows:
+        if isinstance(r, BaseException):
+            raise r
     keys = ("lut", "dsp", "bram18")
     for r in rows:
         if r["plan_s"] is None:
@@ -100,6 +118,11 @@ def sweep(preps: list[Prepared], utils: list[float], opts: Options) -> dict[str,
     return {"parameters": params, "objective": opts.objective, "rows": rows}
 
 
+def _prepare_board(case: tuple) -> Prepared:
+    profile, app_dir, board, opts, translated = case
+    return prepare(profile, app_dir, board, opts, translated)
+
+
 def plan_boards(
     profile: Profile, app_dir: Path, boards: list[Board], opts: Options, sweep_spec: str | None
 ) -> tuple[Plan, Board]:
@@ -112,13 +135,20 @@ def plan_boards(
     translated = translate_all(profile, app_dir, opts.int_widths == "observed", opts.max_shapes)
     preps = []
     failed = []
-    for b in boards:
-        try:
-            preps.append(prepare(profile, app_dir, b, opts, translated))
-        except PartitionError as e:
-            if len(boards) == 1:
-                raise
-            failed.append((b.name, e.message))
+    prepared = map_tasks(
+        _prepare_board,
+        [(profile, app_dir, b, opts, translated) for b in boards],
+        keys=[f"prepare-{b.name}-{i}" for i, b in enumerate(boards)],
+        scheduler=opts.scheduler,
+        workers=opts.workers,
+    )
+    for b, r in zip(boards, prepared):
+        if isinstance(r, PartitionError) and len(boards) > 1:
+            failed.append((b.name, r.message))
+        elif isinstance(r, BaseException):
+            raise r
+        else:
+            preps.append(r)
     table = sweep(preps, utils, opts)
     for name, why in failed:
         for u in utils:
