@@ -8,6 +8,7 @@ from benchmarks import (
     bench_acceptance,
     bench_baselines,
     bench_fidelity,
+    bench_measure,
     bench_pipeline,
     bench_roofline,
     bench_solve,
@@ -25,6 +26,7 @@ def main() -> int:
         ("acceptance", bench_acceptance.main),
         ("tiling", bench_tiling.main),
         ("roofline", bench_roofline.main),
+        ("measure", bench_measure.main),
     ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])

@@ -155,3 +155,54 @@ def test_bad_input_is_a_clear_error_and_nothing_is_written(
     assert "written by another version" in error(str(old))
     assert "no such folder" in error(str(tmp_path / "nowhere"))
     assert not (old / "results").exists()
+
+
+FAKE_VITIS = """#!/bin/sh
+# stands in for vitis_hls -f run_hls.tcl: writes the csynth report where Vitis HLS writes it
+grep -q '^csynth_design$' run_hls.tcl && ! grep -q '^csim_design$' run_hls.tcl || exit 3  # csynth alone
+[ "$1 $2" = "-f run_hls.tcl" ] && [ -f run_hls.tcl ] && [ -f ../include/partition_ops.h ] || exit 4
+top=$(sed -n 's/^set_top //p' run_hls.tcl)
+mkdir -p prj/sol1/syn/report
+cat > "prj/sol1/syn/report/${top}_csynth.xml" <<EOF
+<profile><UserAssignments><TopModelName>$top</TopModelName><TargetClockPeriod>10.00</TargetClockPeriod>
+</UserAssignments><PerformanceEstimates><SummaryOfOverallLatency><Worst-caseLatency>1234</Worst-caseLatency>
+<Interval-min>1235</Interval-min></SummaryOfOverallLatency></PerformanceEstimates><AreaEstimates><Resources>
+<BRAM_18K>2</BRAM_18K><DSP>3</DSP><FF>456</FF><LUT>789</LUT></Resources></AreaEstimates></profile>
+EOF
+"""
+
+
+def test_vitis_csynth_runs_where_the_tool_is_and_is_named_where_not(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from partition.measure import jobs as measure_jobs
+    from partition.measure import result_files
+
+    path = os.pathsep.join(
+        d for d in os.environ["PATH"].split(os.pathsep) if not (Path(d) / "vitis_hls").exists()
+    )
+    monkeypatch.setenv("PATH", path)
+    measure_jobs.tool_versions.cache_clear()
+    assert jobs_for_tree(tree, tools=("vitis",)) == ([], [measure_jobs.VITIS_MISSING])
+    (tmp_path / "bin").mkdir()
+    fake = tmp_path / "bin" / "vitis_hls"
+    fake.write_text(FAKE_VITIS)
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{path}")
+    measure_jobs.tool_versions.cache_clear()
+    (job,), skipped = jobs_for_tree(tree, tools=("vitis",), variants="chosen")
+    assert not skipped and job.tools == ("vitis",)
+    record = run_job(job)
+    assert record["vitis"] == {
+        "status": "pass", "tool": "Vitis HLS csynth", "cycles": 1234, "ii": 1235, "clock_mhz": 100.0,
+        "lut": 789, "ff": 456, "dsp": 3, "bram18": 2,
+    }  # fmt: skip
+    copy = tmp_path / "tree"
+    copy.mkdir()
+    (copy / "plan.json").write_bytes((tree / "plan.json").read_bytes())
+    for p, data in result_files(copy, [record]).items():
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(data))
+    (m,) = load_measurements(copy, [job.kernel])
+    assert (m.source, m.variant, m.cycles, m.resources["lut"]) == ("vitis", job.variant, 1234, 789)
+    measure_jobs.tool_versions.cache_clear()

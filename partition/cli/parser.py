@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         "yosys (LUT, FF, DSP, BRAM18). The jobs run on Dask distributed: a LocalCluster on this machine, "
         "or the workers of --scheduler. Results go to DIR/results/<kernel>/variants/<variant>/ (and "
         "DIR/results/measure.json); `partition plan ... --calibrate DIR` re-plans with them.",
-        usage="partition measure DIR [--variants all|chosen] [--tools verilator,yosys] [--kernel K] "
+        usage="partition measure DIR [--variants all|chosen] [--tools verilator,yosys,vitis] [--kernel K] "
         "[--scheduler ADDRESS] [--workers N] [--cache DIR]",
     )
     me.add_argument("dir", metavar="DIR", help="a build tree written by `partition plan`")
@@ -251,7 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--tools",
         default="verilator,yosys",
         metavar="T,T",
-        help="verilator (RTL simulation: cycles) and/or yosys (synthesis: resources); default both",
+        help="verilator (RTL simulation: cycles), yosys (synthesis: resources), vitis (Vitis HLS csynth of "
+        "the variant's C++, where vitis_hls or vitis-run is on PATH; else skipped and named); default "
+        "verilator,yosys",
     )
     me.add_argument("--kernel", action="append", default=[], metavar="K", help="only kernel K (repeatable)")
     me.add_argument(

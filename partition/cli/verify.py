@@ -103,8 +103,8 @@ def cmd_measure(args: argparse.Namespace) -> int:
     unknown = [t for t in tools if t not in TOOLS]
     if unknown or not tools:
         raise PartitionError(
-            f"--tools {args.tools}: unknown tool {', '.join(unknown) or '(none given)'}; use "
-            f"{', '.join(TOOLS)} (Vitis HLS csynth reports are read by --calibrate from the tree's make hls)"
+            f"--tools {args.tools}: unknown tool {', '.join(unknown) or '(none given)'}; use any of "
+            f"{', '.join(TOOLS)}, comma-separated"
         )
     if args.workers < 0:
         raise PartitionError(f"--workers {args.workers}: give a positive number of worker processes")
@@ -135,10 +135,18 @@ def cmd_measure(args: argparse.Namespace) -> int:
                 if syn.get("status") == "pass"
                 else f"synth {syn['status']}"
             )
+        vit = r.get("vitis")
+        if vit is not None:
+            parts.append(
+                f"csynth {vit['cycles'] if vit.get('cycles') is not None else '?'} cycles "
+                f"{vit.get('lut', '?')} LUT {vit.get('dsp', '?')} DSP"
+                if vit.get("status") == "pass"
+                else f"csynth {vit['status']}"
+            )
         if "error" in r:
             parts.append(f"error: {r['error']}")
         print(f"{r['kernel']} {r['variant']}: {'; '.join(parts)}")
-        for step in (sim, syn):
+        for step in (sim, syn, vit):
             if step is not None and step.get("status") != "pass" and step.get("detail"):
                 print("    " + str(step["detail"])[-3000:].replace("\n", "\n    "))
     print(

@@ -15,7 +15,7 @@
   chose for the kernel (the base variant when DIR has no plan.json).
 * The built-in RTL's results (written by partition.sim.flow, and per variant by
   `partition measure`: ``DIR/results/<kernel>/variants/<variant>/``, the same two files
-  for that variant):
+  for that variant, and ``vitis.json`` there: that variant's csynth figures):
   ``DIR/results/<kernel>/rtl_sim.json`` (``cycles_per_vector``: cycles of
   one call per test vector, with the board's DDR latencies; the largest is
   taken) and ``DIR/results/<kernel>/yosys.json`` (``lut``, ``ff``, ``dsp``,
@@ -183,7 +183,30 @@ def load_measurements(folder: Path, kernels: list[str]) -> list[Measurement]:
             m = _rtl_measurement(folder, where, name, variant, streams.get(name, ()))
             if m.origin:
                 out.append(m)
-    return out
+            v = _vitis_measurement(folder, where / "vitis.json", name, variant, streams.get(name, ()))
+            if v is not None:
+                out.append(v)
+    return sorted(out, key=lambda m: (m.kernel, m.variant, m.source))
+
+
+def _vitis_measurement(
+    folder: Path, path: Path, name: str, variant: str, streams: tuple[str, ...]
+) -> Measurement | None:
+    """The Vitis HLS csynth figures `partition measure` wrote for one variant (None: none passed)."""
+    rec = _json(path)
+    if rec is None or rec.get("status") != "pass":
+        return None
+    rel = path.relative_to(folder).as_posix()
+    clock = rec.get("clock_mhz")
+    m = Measurement(name, variant, "vitis", clock_mhz=float(clock) if clock else None, streams=streams)
+    if isinstance(rec.get("cycles"), int):
+        m.cycles, m.origin["cycles"] = rec["cycles"], rel
+    if isinstance(rec.get("ii"), int):
+        m.ii, m.origin["ii"] = rec["ii"], rel
+    for r in RESOURCES:
+        if isinstance(rec.get(r), int):
+            m.resources[r], m.origin[r] = rec[r], rel
+    return m if m.origin else None
 
 
 def _rtl_measurement(

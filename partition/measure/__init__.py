@@ -9,7 +9,8 @@ Dask distributed (`partition.measure.executor`), each a pure function of its inp
 worker ran them.
 
 Results go to DIR/results/<kernel>/variants/<variant>/rtl_sim.json and yosys.json (the
-records `partition sim` and `partition synth` write, per variant), which
+records `partition sim` and `partition synth` write, per variant) and vitis.json (the
+figures of Vitis HLS csynth's report, where `vitis_hls` or `vitis-run` is on PATH), which
 `partition plan --calibrate DIR` reads (`partition.estimate.calibrate`), and
 DIR/results/measure.json lists every job. They are written only once every job has ended,
 each file atomically.
@@ -24,9 +25,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from partition.measure.executor import check_cache, default_cache, run_jobs
-from partition.measure.jobs import TOOLS, Job, jobs_for_tree, passed, run_job
+from partition.measure.jobs import DEFAULT_TOOLS, STEPS, TOOLS, Job, jobs_for_tree, passed, run_job
 
-__all__ = ["TOOLS", "Job", "Measured", "jobs_for_tree", "measure_tree", "passed", "run_job", "run_jobs"]
+__all__ = [
+    "TOOLS",
+    "Job",
+    "Measured",
+    "jobs_for_tree",
+    "measure_tree",
+    "passed",
+    "result_files",
+    "run_job",
+    "run_jobs",
+]
 
 SUMMARY = "measure.json"
 
@@ -66,7 +77,7 @@ def result_files(tree: Path, records: list[dict[str, Any]]) -> dict[Path, dict[s
     out: dict[Path, dict[str, Any]] = {}
     for r in records:
         folder = tree / "results" / r["kernel"] / "variants" / r["variant"]
-        for step in ("rtl_sim", "yosys"):
+        for step in STEPS:
             if step in r:
                 extra = (
                     {"estimate_cycles": estimates.get((r["kernel"], r["variant"]))}
@@ -102,7 +113,7 @@ def measure_tree(
     tree: Path,
     *,
     variants: str = "all",
-    tools: tuple[str, ...] = TOOLS,
+    tools: tuple[str, ...] = DEFAULT_TOOLS,
     kernels: tuple[str, ...] = (),
     scheduler: str | None = None,
     workers: int | None = None,

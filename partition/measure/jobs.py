@@ -2,7 +2,8 @@
 
 A job carries everything its tools read: the variant's Verilog, register map and test
 vectors as the built-in RTL backend generates them, the generic cocotb testbench, the board's
-DDR latencies and yosys family, the tools to run and their versions. It is built on the
+DDR latencies and yosys family, and (for Vitis HLS csynth, where `vitis_hls` or `vitis-run`
+is on PATH) the variant's HLS C++ project; the tools to run and their versions. It is built on the
 client (`jobs_for_tree`: fast, it needs the tree) and run anywhere (`run_job`: slow, it needs
 only the tools), and it is a pure function of those inputs, so its content hash (`Job.key`)
 names its result: a cache hit skips it, and whichever worker runs it writes the same record.
@@ -26,8 +27,11 @@ from partition import __version__, ir_json
 from partition.boards import load_board
 from partition.errors import PartitionError
 
-TOOLS = ("verilator", "yosys")
+TOOLS = ("verilator", "yosys", "vitis")
+DEFAULT_TOOLS = ("verilator", "yosys")  # vitis only when asked: its runs take minutes to hours
+VITIS_HOURS = 4  # a csynth run longer than this is reported as failed
 RECORD_FORMAT = "partition-measure/1"
+STEPS = ("rtl_sim", "yosys", "vitis")  # a record's entry per tool
 _TB = Path(__file__).resolve().parents[1] / "sim"
 
 
@@ -78,7 +82,27 @@ def tool_versions(tools: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
         r = subprocess.run([yosys_path(), "-V"], capture_output=True, text=True, timeout=60)
         out.append(("yosys", r.stdout.strip() or r.stderr.strip()))
+    if "vitis" in tools:
+        cmd = vitis_command()
+        out.append(
+            ("vitis", str(Path(cmd[0]).resolve()) if cmd else "none")
+        )  # the install path names the release
     return tuple(out)
+
+
+def vitis_command() -> list[str] | None:
+    """argv that runs run_hls.tcl in the current folder (vitis_hls, else vitis-run), or None."""
+    if exe := shutil.which("vitis_hls"):
+        return [exe, "-f", "run_hls.tcl"]
+    if exe := shutil.which("vitis-run"):
+        return [exe, "--mode", "hls", "--tcl", "run_hls.tcl"]
+    return None
+
+
+VITIS_MISSING = (
+    "vitis: neither vitis_hls nor vitis-run is on PATH, so no Vitis HLS csynth was run; install AMD Vitis "
+    "(2022.2 or later) and source its settings64.sh"
+)
 
 
 def read_tree_plan(tree: Path) -> dict[str, Any]:
@@ -106,7 +130,7 @@ def read_tree_plan(tree: Path) -> dict[str, Any]:
 
 
 def jobs_for_tree(
-    tree: Path, *, variants: str = "all", tools: Sequence[str] = TOOLS, kernels: Sequence[str] = ()
+    tree: Path, *, variants: str = "all", tools: Sequence[str] = DEFAULT_TOOLS, kernels: Sequence[str] = ()
 ) -> tuple[list[Job], list[str]]:
     """Every job of `tree` (its FPGA-capable kernels' variants, or with `variants="chosen"` its
     FPGA kernels' chosen ones), and what was skipped and why (one line each)."""
@@ -124,6 +148,10 @@ def jobs_for_tree(
         int(plan["board"]["ddr_write_latency_cycles"]),
     )
     tools = tuple(t for t in TOOLS if t in tools)
+    skipped: list[str] = []
+    if "vitis" in tools and vitis_command() is None:
+        skipped.append(VITIS_MISSING)
+        tools = tuple(t for t in tools if t != "vitis")
     versions = tool_versions(tools)
     tasks = [t for t in plan["tasks"] if t.get("kernel") and t.get("fpga")]
     if variants == "chosen":
@@ -137,7 +165,8 @@ def jobs_for_tree(
     profile = load_profile(tree / "profile.json")
     testbench = tuple((f"tests/{n}", (_TB / n).read_bytes()) for n in ("kernel_tb.py", "axi_monitor.py"))
     jobs: list[Job] = []
-    skipped: list[str] = []
+    if not tools:
+        return jobs, skipped
     for t in sorted(tasks, key=lambda t: t["kernel"]):
         name = t["kernel"]
         if kernels and name not in kernels:
@@ -158,14 +187,22 @@ def jobs_for_tree(
             except (RtlUnsupported, RtlVariantUnsupported) as e:
                 skipped.append(f"{name} {v['name']}: {e.message}")
                 continue
-            files = {**rtl.files, **vector_files(k, vectors, rtl.built, rtl.data_bits)}
+            files = {f"rtl/{rel}": data for rel, data in rtl.files.items()}
+            files.update(
+                {
+                    f"rtl/{rel}": data
+                    for rel, data in vector_files(k, vectors, rtl.built, rtl.data_bits).items()
+                }
+            )
+            if "vitis" in tools:
+                files.update(_hls_files(k, vectors, board, v["directives"]))
             jobs.append(
                 Job(
                     kernel=name,
                     variant=v["name"],
                     top=rtl.top,
                     sources=tuple(rtl.sources),
-                    files=tuple(sorted((f"rtl/{rel}", data) for rel, data in files.items())) + testbench,
+                    files=tuple(sorted(files.items())) + testbench,
                     tools=tools,
                     family=family,
                     latencies=latencies,
@@ -173,6 +210,63 @@ def jobs_for_tree(
                 )
             )
     return jobs, skipped
+
+
+def _hls_files(k: Any, vectors: list, board: Any, directives: dict[str, Any]) -> dict[str, bytes]:
+    """hls/<kernel>/ of the variant (its C++, testbench, vectors and run_hls.tcl) and hls/include/."""
+    from partition.codegen import generate_hls
+    from partition.codegen.hls.analysis import uses_math
+    from partition.estimate import Directives
+    from partition.resources import resource_dir
+
+    d = Directives.from_json(directives)
+    files = generate_hls(
+        k,
+        vectors,
+        part=board.part,
+        clock_mhz=board.pl_mhz,
+        directives=directives,
+        bus_bits=d.bus(board),
+        steps=("csynth",),
+    )
+    out = {f"hls/{k.name}/{rel}": data for rel, data in files.items()}
+    for header in ("partition_ops.h", "partition_math.h") if uses_math(k) else ("partition_ops.h",):
+        out[f"hls/include/{header}"] = (resource_dir("hls") / header).read_bytes()
+    return out
+
+
+def _csynth(job: Job, root: Path) -> dict[str, Any]:
+    """Vitis HLS csynth of the job's HLS project: its report's figures, or why there are none."""
+    from partition.codegen.hls.files import csynth_report
+    from partition.estimate.calibrate import read_csynth
+
+    cmd = vitis_command()
+    if cmd is None:
+        return {"status": "error", "tool": "Vitis HLS", "detail": VITIS_MISSING}
+    folder = root / "hls" / job.kernel
+    try:
+        r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=VITIS_HOURS * 3600)
+    except subprocess.TimeoutExpired:
+        return {
+            "status": "fail",
+            "tool": "Vitis HLS csynth",
+            "detail": f"csynth ran longer than {VITIS_HOURS} h",
+        }
+    report = folder / csynth_report(job.kernel)
+    if r.returncode != 0 or not report.is_file():
+        return {"status": "fail", "tool": "Vitis HLS csynth", "detail": (r.stdout + r.stderr)[-6000:]}
+    try:
+        figures = read_csynth(report)
+    except PartitionError as e:
+        return {"status": "fail", "tool": "Vitis HLS csynth", "detail": e.message}
+    return {
+        "status": "pass",
+        "tool": "Vitis HLS csynth",
+        "cycles": figures["cycles"],
+        "ii": figures["ii"],
+        "clock_mhz": figures["clock_mhz"],
+        **figures["resources"],
+    }
 
 
 def run_job(job: Job) -> dict[str, Any]:
@@ -216,11 +310,15 @@ def run_job(job: Job) -> dict[str, Any]:
                 }
             except PartitionError as e:
                 record["yosys"] = {"status": "error", "tool": "yosys", "detail": scrub(e.message)[-6000:]}
+        if "vitis" in job.tools:
+            record["vitis"] = _csynth(job, root)
+            if "detail" in record["vitis"]:
+                record["vitis"]["detail"] = scrub(record["vitis"]["detail"])
         shutil.rmtree(root / "rtl" / "sim_build", ignore_errors=True)
     return record
 
 
 def passed(record: dict[str, Any]) -> bool:
     """Whether every tool of a record passed (only such records are cached)."""
-    steps = [record[s] for s in ("rtl_sim", "yosys") if s in record]
+    steps = [record[s] for s in STEPS if s in record]
     return bool(steps) and all(s.get("status") == "pass" for s in steps)

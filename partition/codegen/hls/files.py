@@ -42,6 +42,7 @@ CSIM_BINARY = "csim"
 # Vitis HLS project layout under hls/<task>/ (run_hls.tcl creates it).
 HLS_PROJECT = "prj"
 HLS_SOLUTION = "sol1"
+HLS_STEPS = ("csim", "csynth", "cosim", "export")  # what run_hls.tcl runs, in this order
 
 
 # Clock uncertainty for synthesis: the margin the estimator's schedule assumes
@@ -87,8 +88,12 @@ def generate_hls(
     include_rel: str = "../include",
     directives: dict[str, Any] | None = None,
     bus_bits: int = 32,
+    steps: tuple[str, ...] = HLS_STEPS,
 ) -> dict[str, bytes]:
     """All files of hls/<task>/ (paths relative to that folder) for `kernel`.
+
+    `steps`: the Vitis HLS steps run_hls.tcl runs, in HLS_STEPS's order (`partition
+    measure` asks for csynth alone).
 
     `vectors` become the testbench's vectors/ (at least one). `part` and
     `clock_mhz` go into run_hls.tcl; `include_rel` is the folder holding
@@ -148,6 +153,7 @@ def generate_hls(
         streams=any(p.stream for p in kernel.params),
         project=HLS_PROJECT,
         solution=HLS_SOLUTION,
+        steps=[x for x in HLS_STEPS if x in steps],
         **testbench_context(vectors),
     )
     task = kernel.name
