@@ -56,15 +56,35 @@ class PynqBuffer(DeviceBuffer):
         self.buffer.freebuffer()
 
 
+def _register_access(regs: Any) -> tuple[Any, Any]:
+    """write32/read32 on a 32-bit register array (offsets in bytes, word-aligned: the register map's)."""
+
+    def write32(offset: int, value: int) -> None:
+        regs[offset >> 2] = value
+
+    def read32(offset: int) -> int:
+        return int(regs[offset >> 2])
+
+    return write32, read32
+
+
 class PynqPort(KernelPort):
     def __init__(self, kernel: KernelSpec, ip: Any, path: str):
         self.name = kernel.name
         self.ip = ip
         self.path = path
         mmio = getattr(ip, "mmio", None)
-        # MMIO.write/read are what ip.write/ip.read call; binding them saves a call layer per access
-        self.write32 = mmio.write if mmio is not None else ip.write  # type: ignore[method-assign]
-        self.read32 = mmio.read if mmio is not None else ip.read  # type: ignore[method-assign]
+        regs = getattr(mmio, "array", None)
+        if regs is not None:
+            # pynq's own view of the register page (numpy over the mmap, or its hooked array on
+            # a register-access device): MMIO.write/read index the same array after argument
+            # checks and a call layer, which cost about ten times the access itself on a CPU
+            # core (0.71 against 0.07 us on x86), tens of microseconds on the board
+            self.write32, self.read32 = _register_access(regs)  # type: ignore[method-assign]
+        elif mmio is not None:  # MMIO.write/read are what ip.write/ip.read call
+            self.write32, self.read32 = mmio.write, mmio.read  # type: ignore[method-assign]
+        else:
+            self.write32, self.read32 = ip.write, ip.read  # type: ignore[method-assign]
         self.interrupt: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._isr = kernel.regmap.isr

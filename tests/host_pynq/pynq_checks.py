@@ -64,6 +64,9 @@ def check_overlay_binding_and_scalar_registers():
     assert ol.ip_dict["resize_accel_0"]["type"] == "xilinx.com:hls:resize_accel:1.0"
     port = backend.ports["resize"]
     assert isinstance(port, PynqPort) and port.path == "resize_accel_0"
+    # registers through pynq's register array (MMIO.array), not MMIO.write/read's checked calls
+    assert port.write32.__qualname__.startswith("_register_access"), port.write32
+    assert port.read32.__qualname__.startswith("_register_access"), port.read32
     # the .hwh's register map and partition's agree (the backend also checks this itself)
     hwh_regs = {n: r["address_offset"] for n, r in ol.ip_dict["resize_accel_0"]["registers"].items()}
     spec_regs = {r.name: r.offset for r in rt.spec.kernel("resize").regmap.registers}
