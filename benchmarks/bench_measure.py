@@ -54,12 +54,15 @@ def example_row(name: str, tmp: Path, tools: tuple[str, ...], workers: int) -> d
     tree = tmp / name
     write_tree(tree, files, exe)
     jobs, skipped = jobs_for_tree(tree, tools=tools)
+    load = [os.getloadavg()[0]]  # other work on the machine skews the ratio: recorded beside it
     t0 = time.perf_counter()
     serial, _ = run_jobs(jobs, workers=1, cache=None, progress=sys.stderr)
     serial_s = time.perf_counter() - t0
+    load.append(os.getloadavg()[0])
     t1 = time.perf_counter()
     cluster, _ = run_jobs(jobs, workers=workers, cache=None, progress=sys.stderr)
     cluster_s = time.perf_counter() - t1
+    load.append(os.getloadavg()[0])
     for path, data in measure_result_files(tree, cluster).items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -73,6 +76,7 @@ def example_row(name: str, tmp: Path, tools: tuple[str, ...], workers: int) -> d
         "failed": [f"{r['kernel']} {r['variant']}" for r in cluster if not passed(r)],
         "serial_s": serial_s,
         "cluster_s": cluster_s,
+        "load": load,
         "identical": serial == cluster,
         "estimated": {"fpga": before, "predicted_s": plan.data["predicted"]["plan_s"]},
         "calibrated": {
@@ -95,16 +99,17 @@ def markdown(rows: list[dict], env: dict) -> str:
         f"{env['machine']} ({env['cores']} cores), Python {env['python']}; tools {', '.join(env['tools'])}; "
         f"board {BOARD}. Each example's build tree measured with `--variants all`, no cache: one job after "
         f"another in one process, then on a Dask LocalCluster of {env['workers']} single-threaded worker "
-        "processes. Produced by `benchmarks/bench_measure.py`.",
+        "processes. A ratio is only meaningful with the machine otherwise idle (load about 0 before the "
+        "runs). Produced by `benchmarks/bench_measure.py`.",
         "",
-        "| example | kernels | variants measured | skipped | failed | serial | LocalCluster | ratio | records identical |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| example | kernels | variants measured | skipped | failed | serial | LocalCluster | ratio | records identical | load (1-min average: before, between, after) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in rows:
         out.append(
             f"| {r['example']} | {r['kernels']} | {r['jobs']} | {len(r['skipped'])} | {len(r['failed'])} | "
             f"{r['serial_s']:.0f} s | {r['cluster_s']:.0f} s | {r['serial_s'] / r['cluster_s']:.2f}× | "
-            f"{'yes' if r['identical'] else 'NO'} |"
+            f"{'yes' if r['identical'] else 'NO'} | {', '.join(f'{x:.1f}' for x in r['load'])} |"
         )
     out += [
         "",
