@@ -43,6 +43,39 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check_out(out: Path, app: Path) -> None:
+    """That a build tree can go to `out`, checked before the app runs: not the working folder
+    or a folder holding the app (writing the tree replaces the whole folder), not inside a
+    file, and in a folder this user can write to."""
+    target = Path(out).resolve()
+    held = Path(app).resolve()
+    cwd = Path.cwd().resolve()
+    what = (
+        f"holds {held.name}"
+        if target in held.parents
+        else "is the working folder"
+        if target == cwd
+        else "holds the working folder"
+        if target in cwd.parents
+        else None
+    )
+    if what:
+        raise PartitionError(
+            f"--out {out}: the build tree replaces that whole folder, which {what}; give a folder of its "
+            f"own, e.g. --out build/{held.stem}"
+        )
+    parent = target.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise PartitionError(f"--out {out}: {parent} is a file, not a folder; give another --out")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise PartitionError(
+            f"--out {out}: cannot write in {parent} (no permission, or a read-only file system); "
+            "give a folder you can write to"
+        )
+
+
 def check_user_changes(out: Path, force: bool) -> list[str]:
     """Files under `out` that a user changed since we wrote them.
 

@@ -225,6 +225,36 @@ def test_profile_of_another_app_is_refused(tmp_path, small_profile):
     assert_clean_error(r, "small_app.py", "other.py")
 
 
+def test_bad_out_and_options_are_refused_before_the_app_runs(tmp_path):
+    """Checks that need no profile come first: the app (which leaves a mark when it runs) never
+    starts, and each error names the option and what to do."""
+    home = tmp_path / "proj"
+    home.mkdir()
+    app = home / "marks.py"
+    app.write_text("from pathlib import Path\nPath(__file__).with_name('ran').write_text('')\n")
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    cases = [
+        (("--out", str(afile / "out")), f"{afile} is a file, not a folder"),
+        (("--out", str(home), "--force"), "holds marks.py"),
+        (("--out", str(tmp_path), "--force"), "holds marks.py"),
+        (("--out", "..", "--force"), "holds marks.py"),
+        (("--max-util", "0"), "--max-util 0.0: give a fraction in (0, 1]"),
+        (("--time-limit", "-1"), "--time-limit -1.0"),
+        (("--top-k", "0"), "--top-k 0"),
+        (("--workers", "-2"), "--workers -2"),
+    ]
+    for extra, needle in cases:
+        r = run("plan", str(app), "--board", "pynq-z2", *extra, cwd=home)
+        assert_clean_error(r, needle)
+        assert r.returncode == 2 and not (home / "ran").exists(), extra
+    work = home / "work"
+    work.mkdir()
+    r = run("plan", str(app), "--board", "pynq-z2", "--out", ".", "--force", cwd=work)
+    assert_clean_error(r, "which is the working folder")
+    assert not (home / "ran").exists()
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

@@ -64,11 +64,12 @@ def _load_profile_or_run(args: argparse.Namespace, app: Path, app_args: list[str
 
 def _options(args: argparse.Namespace):
     from partition.plan import Options
+    from partition.plan.preparation import check_options
     from partition.plan.shapes import parse_max_shape
 
     if getattr(args, "workers", 0) < 0:
         raise PartitionError(f"--workers {args.workers}: give a positive number of worker processes")
-    return Options(
+    opts = Options(
         objective=args.objective,
         max_util=args.max_util,
         pin_cpu=args.pin_cpu,
@@ -86,6 +87,8 @@ def _options(args: argparse.Namespace):
         workers=getattr(args, "workers", 0) or None,
         scheduler=getattr(args, "scheduler", None),
     )
+    check_options(opts)  # before the app is profiled: a bad option costs no run
+    return opts
 
 
 def _boards(args: argparse.Namespace) -> list:
@@ -109,13 +112,14 @@ def _planned(args: argparse.Namespace, app: Path, prof, opts):
 
 def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.codegen import build_tree, local_modules
-    from partition.fsutil import check_user_changes, write_tree
+    from partition.fsutil import check_out, check_user_changes, write_tree
     from partition.report import plan_output, progress, summary
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
     opts = _options(args)
     _boards(args)  # a bad board name fails before profiling
+    check_out(out, app)
     check_user_changes(out, args.force)
     with progress.use(progress.Reporter(quiet=args.quiet)):
         t0 = time.perf_counter()

@@ -33,7 +33,8 @@ from partition.solve import (
 from partition.vectors import VectorSet, bin_files, interpreter_check, kernel_vectors
 
 
-def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
+def check_options(opts: Options) -> None:
+    """The checks of `opts` that need no profile (the CLI makes them before profiling the app)."""
     if opts.objective not in OBJECTIVES:
         raise PartitionError(f"--objective {opts.objective}: choose one of {', '.join(OBJECTIVES)}")
     if not 0.0 < opts.max_util <= 1.0:
@@ -46,6 +47,10 @@ def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
         raise PartitionError(f"--int-widths {opts.int_widths}: choose sound or observed")
     if opts.time_limit_s is not None and not opts.time_limit_s > 0:
         raise PartitionError(f"--time-limit {opts.time_limit_s}: give a positive number of seconds")
+
+
+def _check_options(profile: Profile, opts: Options) -> dict[str, str]:
+    check_options(opts)
     known = sorted(profile.functions)
     pins: dict[str, str] = {}
     for where, names in (("cpu", opts.pin_cpu), ("fpga", opts.pin_fpga)):
