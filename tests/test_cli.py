@@ -255,6 +255,27 @@ def test_bad_out_and_options_are_refused_before_the_app_runs(tmp_path):
     assert not (home / "ran").exists()
 
 
+def test_a_file_in_latin_1_with_its_coding_line_plans(tmp_path):
+    """PEP 263: the source is read in the encoding its coding line declares, as Python reads it."""
+    app = tmp_path / "mesure.py"
+    app.write_bytes(
+        "# -*- coding: latin-1 -*-\n"
+        '"""Mesure de la température (°C)."""\n'
+        "import numpy as np\n\n\n"
+        "def lisse(x):  # moyenne glissante, réglée à la main\n"
+        "    y = np.zeros(x.shape[0], dtype=np.int32)\n"
+        "    for i in range(1, x.shape[0]):\n"
+        "        y[i] = (int(x[i]) + int(x[i - 1])) >> 1\n"
+        "    return y\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    print(int(lisse(np.arange(64, dtype=np.int16)).sum()), 'degrés')\n".encode("latin-1")
+    )
+    r = run("plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "out"), "--json")
+    assert r.returncode == 0, r.stderr
+    task = next(t for t in json.loads(r.stdout)["plan"]["tasks"] if t["name"] == "lisse")
+    assert task.get("kernel") == "lisse", task.get("reason")
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from partition.errors import PartitionError
+from partition.frontend.source import read_source
 from partition.profile.model import MAIN, Profile
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -66,7 +67,7 @@ def caller_node(app_dir: Path, rel_file: str, qualname: str, line: int | None) -
     Returns the node and the file as shown to the user."""
     path = Path(app_dir) / rel_file
     try:
-        module = ast.parse(path.read_text(), filename=rel_file)
+        module = ast.parse(read_source(path), filename=rel_file)
     except (OSError, SyntaxError, ValueError) as e:
         raise PartitionError(f"{rel_file}: cannot read the app's source ({e})") from e
     if line is None:

@@ -17,6 +17,7 @@ from typing import Any
 from partition import ir
 from partition.dtypes import BOOL, UINT8
 from partition.frontend.model import Reject, VarState, cast, const
+from partition.frontend.source import read_source
 from partition.frontend.syntax import jumps
 from partition.frontend.types import PyInt, describe, ir_dtype, range_of
 from partition.profile.ranges import while_key
@@ -336,7 +337,7 @@ class Loops:
 
     def while_bound(self, s: ast.While) -> tuple[int, str]:
         line = s.lineno
-        text = self.src.path.read_text().splitlines()[line - 1] if self.src.path.exists() else ""
+        text = read_source(self.src.path).splitlines()[line - 1] if self.src.path.exists() else ""
         mark = re.search(r"#\s*partition:\s*max-iterations\s+(\d+)", text)
         if mark:
             return int(mark.group(1)), "max-iterations mark; beyond it the call runs on the CPU"

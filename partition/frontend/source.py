@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,15 +23,27 @@ class FunctionSource:
     )  # names bound to other modules (math, sys) -> module
 
 
+def read_source(path: Path) -> str:
+    """A Python file's text as Python reads it: the encoding its PEP 263 coding line (or BOM)
+    declares, UTF-8 otherwise. Raises OSError, and SyntaxError for an undecodable file."""
+    try:
+        with tokenize.open(path) as f:
+            return f.read()
+    except UnicodeDecodeError as e:
+        raise SyntaxError(f"not valid in the file's declared encoding ({e.reason})") from None
+
+
 def load_function(app_dir: Path, rel_file: str, line: int, qualname: str) -> FunctionSource:
     path = Path(app_dir) / rel_file
     try:
-        text = path.read_text()
+        text = read_source(path)
     except OSError as e:
         raise PartitionError(
             f"{rel_file}: cannot read the source of {qualname} ({e.strerror}); "
             "run partition from the folder the profile was made in"
         ) from e
+    except SyntaxError as e:
+        raise PartitionError(f"{rel_file}: cannot read the source of {qualname}: {e.msg}") from e
     try:
         module = ast.parse(text, filename=rel_file)
     except SyntaxError as e:
