@@ -140,6 +140,8 @@ def test_the_plan_states_each_fpga_kernels_roofline(tmp_path: Path) -> None:
         assert c["fraction"] == rl["bound_cycles"] / c["cycles"] == chosen["roofline_fraction"]
     text = summary(data)
     assert "roofline" in text
+    # the printed command is quoted for a shell (a path with a space)
+    assert "  make -C 'build/my app' csim " in summary(data, "build/my app")
     for t in fpga:
         assert f"  {t['name']}: {t['fpga']['roofline']['configuration']['cycles']:,} cycles" in text
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 
 
@@ -151,6 +152,6 @@ def cmd_measure(args: argparse.Namespace) -> int:
                 print("    " + str(step["detail"])[-3000:].replace("\n", "\n    "))
     print(
         f"measured {len(m.records)} variant(s) ({m.hits} from the cache), {len(m.failed)} failed; results in "
-        f"{Path(args.dir) / 'results'}; re-plan with --calibrate {args.dir}"
+        f"{Path(args.dir) / 'results'}; re-plan with --calibrate {shlex.quote(args.dir)}"
     )
     return 1 if m.failed else 0

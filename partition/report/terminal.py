@@ -5,6 +5,7 @@ Works from plan.json data only, so a saved plan prints the same table.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from partition.boards import RESOURCES
@@ -173,7 +174,7 @@ def summary(data: dict[str, Any], out_dir: str | None = None) -> str:
         lines.append(f"build tree: {out_dir}")
         if fpga:
             lines.append(
-                f"  make -C {out_dir} csim     # C-simulation of {len(fpga)} kernel(s) against Python"
+                f"  make -C {shlex.quote(str(out_dir))} csim     # C-simulation of {len(fpga)} kernel(s) against Python"
             )
     return "\n".join(lines)
 
