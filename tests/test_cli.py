@@ -283,6 +283,30 @@ def test_bad_profile_file(tmp_path):
     assert_clean_error(r, "p.json:1")
 
 
+def test_a_damaged_or_edited_profile_is_refused_with_what_is_wrong(tmp_path, small_profile):
+    data = json.loads(small_profile.read_text())
+    name, fp = next((n, f) for n, f in data["functions"].items() if any(
+        a.get("t") == "ndarray" for s in f.get("samples", []) for a in s["args"]))  # fmt: skip
+    pos = next(i for i, a in enumerate(fp["samples"][0]["args"]) if a.get("t") == "ndarray")
+
+    def edited(change) -> str:
+        d = json.loads(small_profile.read_text())
+        change(d["functions"][name]["samples"][0]["args"][pos])
+        p = tmp_path / "edited.json"
+        p.write_text(json.dumps(d))
+        r = run("plan", str(APPS / "small_app.py"), "--board", "pynq-z2", "--profile", str(p),
+                "--out", str(tmp_path / "o"))  # fmt: skip
+        assert r.returncode == 2
+        assert_clean_error(r, "edited.json: malformed profile", f"function {name}, call 0, argument {pos}")
+        return r.stderr
+
+    assert "data is not base64" in edited(lambda a: a.update(data=a["data"][:-3]))
+    assert "dtype 'int7'" in edited(lambda a: a.update(dtype="int7"))
+    assert "shape [-4]" in edited(lambda a: a.update(shape=[-4]))
+    assert "bytes of data for shape" in edited(lambda a: a.update(shape=[a["shape"][0] + 1]))
+    assert not (tmp_path / "o").exists()
+
+
 def test_a_fresh_profile_changes_only_measured_figures(tmp_path, small_profile):
     again = tmp_path / "again.json"
     r = run("profile", str(APPS / "small_app.py"), "--out", str(again), "--no-baseline", "--", "500")

@@ -153,6 +153,71 @@ def decode_value(d: dict[str, Any]) -> Any:
     return None
 
 
+_DTYPES = frozenset(
+    (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    )
+)
+_KINDS = frozenset(
+    (
+        "ndarray",
+        "npscalar",
+        "int",
+        "float",
+        "bool",
+        "none",
+        "list",
+        "tuple",
+        "namedtuple",
+        "dataclass",
+        "instance",
+        "opaque",
+    )
+)
+
+
+def check_encoded(d: Any, where: str) -> None:
+    """That `d` is a value `encode_value` could have written (ValueError naming `where` if not):
+    known kinds and dtypes, non-negative shapes, base64 data of exactly the shape's bytes. A
+    profile is checked when it is loaded, so a damaged or edited one is refused with its file
+    named, not met later as a failure deep inside planning."""
+    if not isinstance(d, dict) or d.get("t") not in _KINDS:
+        raise ValueError(f"{where}: not an encoded value (kind {d.get('t') if isinstance(d, dict) else d!r})")
+    t = d["t"]
+    if t in ("ndarray", "npscalar") and d.get("dtype") not in _DTYPES:
+        raise ValueError(f"{where}: dtype {d.get('dtype')!r} is not one numpy arrays are recorded in")
+    if t == "ndarray":
+        shape = d.get("shape")
+        if not isinstance(shape, list) or not all(isinstance(n, int) and n >= 0 for n in shape):
+            raise ValueError(f"{where}: shape {shape!r} is not a list of non-negative sizes")
+        try:
+            raw = base64.b64decode(d.get("data", ""), validate=True)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{where}: data is not base64 ({e})") from None
+        want = math.prod(shape) * np.dtype(d["dtype"]).itemsize
+        if len(raw) != want:
+            raise ValueError(
+                f"{where}: {len(raw)} bytes of data for shape {shape} of {d['dtype']} ({want} bytes)"
+            )
+    if t in ("list", "tuple", "namedtuple", "dataclass", "instance"):
+        items = d.get("items")
+        if not isinstance(items, list):
+            raise ValueError(f"{where}: items missing")
+        for i, x in enumerate(items):
+            check_encoded(x, f"{where}[{i}]")
+
+
 def value_nbytes(v: Any) -> int:
     """Bytes a value occupies as data (what moving it to the FPGA costs)."""
     if isinstance(v, np.ndarray):
@@ -275,6 +340,15 @@ class Profile:
             for name, f in data["functions"].items():
                 f = dict(f)
                 f["samples"] = [Sample(**s) for s in f.get("samples", [])]
+                for k, smp in enumerate(f["samples"]):
+                    at = f"function {name}, call {k}"
+                    for i, a in enumerate(smp.args):
+                        check_encoded(a, f"{at}, argument {i}")
+                    check_encoded(smp.result, f"{at}, return value")
+                    for pos, v in smp.outputs.items():
+                        check_encoded(v, f"{at}, argument {pos} after the call")
+                for g, v in (f.get("globals") or {}).items():
+                    check_encoded(v, f"function {name}, global {g}")
                 funcs[name] = FunctionProfile(**f)
             edges = [Edge(**e) for e in data["edges"]]
             return Profile(
