@@ -153,7 +153,7 @@ def test_overrides_replace_values_and_mark_measured(tmp_path):
     assert b.source("cpu", "bench_ns") == "measured: cal.toml"
     assert b.source("interface", "mmio_read_us").startswith("derived")
     base = load_board("pynq-z2")
-    assert base.interface["mmio_write_us"] == 31.25
+    assert base.interface["mmio_write_us"] == 4.0
 
 
 def test_overrides_are_checked(tmp_path):
