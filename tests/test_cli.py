@@ -276,6 +276,27 @@ def test_a_file_in_latin_1_with_its_coding_line_plans(tmp_path):
     assert task.get("kernel") == "lisse", task.get("reason")
 
 
+def test_the_apps_standard_input_is_passed_through(tmp_path):
+    """An app that asks for input gets partition's stdin, in its profiled and its plain run."""
+    app = tmp_path / "ask.py"
+    app.write_text(
+        "import numpy as np\n\n\ndef scale(x, k):\n    y = np.zeros(x.shape[0], dtype=np.int32)\n"
+        "    for i in range(x.shape[0]):\n        y[i] = int(x[i]) * k\n    return y\n\n\n"
+        "if __name__ == '__main__':\n    n = int(input('samples? '))\n    k = int(input('gain? '))\n"
+        "    print(int(scale(np.arange(n, dtype=np.int16), k).sum()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "partition", "profile", str(app), "--out", str(tmp_path / "p.json")]
+    r = subprocess.run(cmd, input="64\n3\n", capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "plain" in r.stdout  # the plain run got the same input and ran to its end
+    sample = json.loads((tmp_path / "p.json").read_text())["functions"]["scale"]["samples"][0]
+    assert sample["args"][0]["shape"] == [64] and sample["args"][1]["v"] == 3
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode != 0 and "EOFError" in r.stderr  # the app's own traceback, then the hint
+    assert "partition: error: ask.py: the app failed" in r.stderr and "< input.txt" in r.stderr
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

@@ -3,12 +3,14 @@
 The app runs in a separate interpreter (`partition.profile.runner`) so that it
 gets a clean `__main__`, its own `sys.exit`, threads and signal handlers, and
 cannot disturb the tool. The child writes its outcome to a temporary JSON
-file; the app's stdout and stderr are captured here (stdout is passed through
-with `echo`), and the app's traceback is shown when it fails.
+file; the app's stdin is this process's (`AppInput`), its stdout and stderr are
+captured here (stdout is passed through with `echo`), and the app's traceback is
+shown when it fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -60,7 +62,50 @@ def _pump(src: IO[bytes], sink: list[bytes] | None, echo: bool) -> None:
             sys.stdout.flush()
 
 
-def _run_child(args: list[str], cwd: Path, echo: bool, app: Path) -> dict[str, Any]:
+class AppInput:
+    """This process's stdin, handed to the app's runs. The first run reads it as it arrives (from
+    a terminal or a pipe, as when the app runs by itself); what that run was given is recorded
+    and given again to the later runs (the plain run that measures the profiler's overhead), so
+    every run sees the same input. Without a readable stdin the app reads end-of-file."""
+
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+        self.live = True  # the first run reads stdin itself; the others get `seen`
+
+    def feed(self, dst: IO[bytes]) -> threading.Thread:
+        live, self.live = self.live, False
+        t = threading.Thread(target=self._forward if live else self._replay, args=(dst,), daemon=True)
+        t.start()
+        return t
+
+    def _forward(self, dst: IO[bytes]) -> None:
+        try:
+            src = sys.stdin.buffer
+            read = getattr(src, "read1", src.readline)
+            while chunk := read(65536):
+                self.seen.append(chunk)
+                dst.write(chunk)
+                dst.flush()
+        except (OSError, ValueError, AttributeError):  # no readable stdin, or the app is gone
+            pass
+        finally:
+            _close(dst)
+
+    def _replay(self, dst: IO[bytes]) -> None:
+        try:
+            dst.write(b"".join(self.seen))
+        except (OSError, ValueError):
+            pass
+        finally:
+            _close(dst)
+
+
+def _close(f: IO[bytes]) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        f.close()
+
+
+def _run_child(args: list[str], cwd: Path, echo: bool, app: Path, stdin: AppInput) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="partition-profile-") as td:
         out = Path(td) / "result.json"
         cmd = [sys.executable, "-m", "partition.profile.runner", args[0], str(out), *args[1:]]
@@ -68,10 +113,11 @@ def _run_child(args: list[str], cwd: Path, echo: bool, app: Path) -> dict[str, A
             cmd,
             cwd=cwd,
             env=_child_env(),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
+        stdin.feed(proc.stdin)  # type: ignore[arg-type]
         stderr: list[bytes] = []  # shown when the app fails; its stdout is passed through or dropped
         pumps = [
             threading.Thread(target=_pump, args=(proc.stdout, None, echo), daemon=True),
@@ -105,7 +151,13 @@ def _run_child(args: list[str], cwd: Path, echo: bool, app: Path) -> dict[str, A
         )
     if result is not None and "exit" in result:
         status = result["exit"]
-    raise AppFailed(f"{app.name}: the app failed (exit status {status}); its error output is above")
+    hint = ""
+    if b"EOFError" in b"".join(stderr[-20:]):
+        hint = (
+            "; it reached the end of its standard input, which partition passes through: give the app its "
+            f"input as when running it alone, e.g. partition plan {app.name} ... < input.txt"
+        )
+    raise AppFailed(f"{app.name}: the app failed (exit status {status}); its error output is above{hint}")
 
 
 def run_profile(
@@ -135,10 +187,11 @@ def run_profile(
     app_abs = app.resolve()
     argv = [str(a) for a in argv]
     mode = f"profile:{samples}" + ("" if replay else ":noreplay")
-    result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app)
+    stdin = AppInput()
+    result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app, stdin)
     profile = Profile.from_json(result["profile"], source=f"{app.name} profile")
     profile.argv = argv
     if baseline:
-        plain = _run_child(["plain", str(app_abs), *argv], run_dir, False, app)
+        plain = _run_child(["plain", str(app_abs), *argv], run_dir, False, app, stdin)
         profile.plain_wall_s = float(plain["wall_s"])
     return profile
