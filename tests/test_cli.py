@@ -297,6 +297,45 @@ def test_the_apps_standard_input_is_passed_through(tmp_path):
     assert "partition: error: ask.py: the app failed" in r.stderr and "< input.txt" in r.stderr
 
 
+POLLING_APP = """import time
+
+import numpy as np
+
+
+def smooth(x):
+    y = np.zeros(x.shape[0], dtype=np.int32)
+    for i in range(1, x.shape[0]):
+        y[i] = (int(x[i]) + int(x[i - 1])) >> 1
+    return y
+
+
+if __name__ == "__main__":
+    rng = np.random.default_rng(1)
+    while True:  # a board app's main loop: poll, filter, forever
+        try:
+            smooth(rng.integers(-100, 100, 256, dtype=np.int16))
+        except Exception:
+            pass
+        time.sleep(0.01)
+"""
+
+
+def test_an_app_that_never_ends_is_stopped_or_planned_from_part_of_its_run(tmp_path):
+    app = tmp_path / "poll.py"
+    app.write_text(POLLING_APP)
+    r = run("plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "o"), "--app-timeout", "1")
+    assert_clean_error(r, "did not finish within 1 s (--app-timeout)", "--profile-for SECONDS")
+    assert not (tmp_path / "o").exists()
+    r = run("plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "o"), "--profile-for", "1")
+    assert r.returncode == 0, r.stderr
+    assert "the app was stopped after 1 s (--profile-for)" in r.stdout
+    data = json.loads((tmp_path / "o" / "plan.json").read_text())
+    assert next(t for t in data["tasks"] if t["name"] == "smooth").get("kernel") == "smooth"
+    profile = json.loads((tmp_path / "o" / "profile.json").read_text())
+    assert profile["stopped_after_s"] == 1 and profile["functions"]["smooth"]["calls"] > 5
+    assert_clean_error(run("plan", str(app), "--board", "pynq-z2", "--profile-for", "0"), "--profile-for 0")
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

@@ -21,6 +21,30 @@ def _app_path(app: str) -> Path:
     return path
 
 
+def _run_limits(args: argparse.Namespace) -> dict:
+    """run_profile's app_timeout and profile_for from the options (the timeout's default when
+    the output is not a terminal: a script or CI job never hangs on an app that does not end)."""
+    from partition.cli.parser import APP_TIMEOUT_NONINTERACTIVE_S
+
+    timeout = args.app_timeout
+    if timeout is None and not sys.stdout.isatty():
+        timeout = APP_TIMEOUT_NONINTERACTIVE_S
+    for name, v in (("--app-timeout", args.app_timeout), ("--profile-for", args.profile_for)):
+        if v is not None and not v > 0:
+            raise PartitionError(f"{name} {v:g}: give a positive number of seconds")
+    return {"app_timeout": timeout, "profile_for": args.profile_for}
+
+
+def _stopped_line(prof) -> str | None:
+    if prof.stopped_after_s is None:
+        return None
+    calls = sum(f.calls for f in prof.functions.values())
+    return (
+        f"the app was stopped after {prof.stopped_after_s:g} s (--profile-for): the profile holds what it did "
+        f"until then, {calls:,} call(s) of {len(prof.functions)} function(s)"
+    )
+
+
 def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
     from partition.profile import run_profile
     from partition.profile.model import save_profile
@@ -29,8 +53,11 @@ def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
     app = _app_path(args.app)
     if args.samples < 0:
         raise PartitionError(f"--samples {args.samples}: give 0 or more")
+    limits = _run_limits(args)
     with progress.use(progress.Reporter()), progress.step(f"profiling {app.name}"):
-        prof = run_profile(app, app_args, samples=args.samples, baseline=not args.no_baseline, echo=args.echo)
+        prof = run_profile(
+            app, app_args, samples=args.samples, baseline=not args.no_baseline, echo=args.echo, **limits
+        )
     out = Path(args.out) if args.out else Path(f"{app.stem}.profile.json")
     save_profile(prof, out)
     print(
@@ -40,6 +67,8 @@ def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
         print(
             f"run time {prof.wall_s:.3f} s profiled, {prof.plain_wall_s:.3f} s plain ({prof.overhead:.2f}× overhead)"
         )
+    if line := _stopped_line(prof):
+        print(line)
     ranked = sorted(prof.functions.values(), key=lambda f: -f.total_s)[:10]
     for f in ranked:
         print(f"  {f.name:<30} {f.calls:>8,} calls  {f.total_s:>9.4f} s incl  {f.self_s:>9.4f} s self")
@@ -58,8 +87,9 @@ def _load_profile_or_run(args: argparse.Namespace, app: Path, app_args: list[str
         return prof
     if args.samples < 0:
         raise PartitionError(f"--samples {args.samples}: give 0 or more")
+    limits = _run_limits(args)
     with progress.step(f"profiling {app.name}"):
-        return run_profile(app, app_args, samples=args.samples, echo=False)
+        return run_profile(app, app_args, samples=args.samples, echo=False, **limits)
 
 
 def _options(args: argparse.Namespace):
@@ -152,6 +182,8 @@ def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
                 took += f"; profiler overhead {prof.overhead:.2f}× on the app's run"
             took += ")"
         print(took)
+        if line := _stopped_line(prof):
+            print(line)
     return 0
 
 

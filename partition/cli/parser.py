@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-baseline", action="store_true", help="skip the uninstrumented run (no overhead figure)"
     )
     pr.add_argument("--echo", action="store_true", help="show the app's own output")
+    _run_options(pr)
 
     pl = sub.add_parser(
         "plan",
@@ -128,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="calls recorded per function when profiling (default 3)",
     )
+    _run_options(pl)
     pl.add_argument(
         "--force",
         action="store_true",
@@ -173,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument(
         "--samples", type=int, default=3, metavar="N", help="calls recorded per function (default 3)"
     )
+    _run_options(ex)
     _solver_options(ex)
     ex.add_argument("--calibrate", metavar="DIR", help="measured figures, as for plan")
     ex.add_argument("--json", action="store_true", help="print the explanation as JSON")
@@ -293,6 +296,29 @@ def build_parser() -> argparse.ArgumentParser:
         description="List the boards partition knows, with their FPGA resources.",
     )
     return p
+
+
+APP_TIMEOUT_NONINTERACTIVE_S = 3600.0  # --app-timeout's default when the output is not a terminal
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """How long the app may run while it is profiled (profile and plan)."""
+    p.add_argument(
+        "--app-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop and fail when a run of the app (with the profiler's work after it) takes longer than S "
+        f"seconds (default: no limit on a terminal, {APP_TIMEOUT_NONINTERACTIVE_S:g} s when the output is not one)",
+    )
+    p.add_argument(
+        "--profile-for",
+        type=float,
+        default=None,
+        metavar="S",
+        help="stop the app after S seconds and use what it did until then (for an app that runs until "
+        "stopped, e.g. a polling main loop)",
+    )
 
 
 def _solver_options(p: argparse.ArgumentParser) -> None:

@@ -105,7 +105,9 @@ def _close(f: IO[bytes]) -> None:
         f.close()
 
 
-def _run_child(args: list[str], cwd: Path, echo: bool, app: Path, stdin: AppInput) -> dict[str, Any]:
+def _run_child(
+    args: list[str], cwd: Path, echo: bool, app: Path, stdin: AppInput, timeout: float | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="partition-profile-") as td:
         out = Path(td) / "result.json"
         cmd = [sys.executable, "-m", "partition.profile.runner", args[0], str(out), *args[1:]]
@@ -126,7 +128,15 @@ def _run_child(args: list[str], cwd: Path, echo: bool, app: Path, stdin: AppInpu
         for t in pumps:
             t.start()
         try:
-            status = proc.wait()
+            status = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise PartitionError(
+                f"{app.name}: the app did not finish within {timeout:g} s (--app-timeout) and was stopped; "
+                "an app that runs until it is stopped (a polling main loop) can be planned from a part of "
+                "its run: --profile-for SECONDS; or give a longer --app-timeout"
+            ) from None
         except BaseException:
             proc.kill()
             proc.wait()
@@ -169,6 +179,8 @@ def run_profile(
     cwd: Path | None = None,
     echo: bool = False,
     replay: bool = True,
+    app_timeout: float | None = None,
+    profile_for: float | None = None,
 ) -> Profile:
     """Profile `app` run with `argv` in `cwd` (default: the current directory).
 
@@ -176,6 +188,9 @@ def run_profile(
     of the app gives `plain_wall_s`, so the profiler's overhead is known.
     `replay=False` skips replaying the sampled calls after the run (no
     `local_ranges`, no edge-case vectors): quicker, for looking at times only.
+    `app_timeout`: a run of the app that takes longer is stopped, an error. `profile_for`:
+    the app is stopped after that many seconds and the profile is what it did until then
+    (`stopped_after_s`; no plain run: the overhead of a cut run means nothing).
     """
     app = Path(app)
     check_app(app)
@@ -186,12 +201,19 @@ def run_profile(
         raise PartitionError(f"samples must be >= 0, not {samples}")
     app_abs = app.resolve()
     argv = [str(a) for a in argv]
-    mode = f"profile:{samples}" + ("" if replay else ":noreplay")
+    for name, v in (("--app-timeout", app_timeout), ("--profile-for", profile_for)):
+        if v is not None and not v > 0:
+            raise PartitionError(f"{name} {v:g}: give a positive number of seconds")
+    mode = (
+        f"profile:{samples}"
+        + ("" if replay else ":noreplay")
+        + (f":for={profile_for!r}" if profile_for else "")
+    )
     stdin = AppInput()
-    result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app, stdin)
+    result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app, stdin, app_timeout)
     profile = Profile.from_json(result["profile"], source=f"{app.name} profile")
     profile.argv = argv
-    if baseline:
-        plain = _run_child(["plain", str(app_abs), *argv], run_dir, False, app, stdin)
+    if baseline and profile.stopped_after_s is None:
+        plain = _run_child(["plain", str(app_abs), *argv], run_dir, False, app, stdin, app_timeout)
         profile.plain_wall_s = float(plain["wall_s"])
     return profile

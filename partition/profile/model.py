@@ -318,6 +318,7 @@ class Profile:
     functions: dict[str, FunctionProfile]
     edges: list[Edge]
     format: str = FORMAT
+    stopped_after_s: float | None = None  # --profile-for: the app was stopped after this long
 
     @property
     def overhead(self) -> float | None:
@@ -359,6 +360,9 @@ class Profile:
                 plain_wall_s=data.get("plain_wall_s"),
                 functions=funcs,
                 edges=edges,
+                stopped_after_s=None
+                if data.get("stopped_after_s") is None
+                else float(data["stopped_after_s"]),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise PartitionError(f"{source}: malformed profile ({e}); re-run `partition profile`") from e

@@ -2,7 +2,7 @@
 
 MODE is `profile:SAMPLES` (instrumented run keeping SAMPLES calls per
 function, then the replay and the host benchmark; `profile:SAMPLES:noreplay`
-skips the replay) or `plain` (the app as it is, for the overhead baseline).
+skips the replay, `:for=S` stops the app after S seconds) or `plain` (the app as it is, for the overhead baseline).
 Both run the app the way `python APP ARG...` would (module `__main__`,
 `sys.argv = [APP, ARG...]`, `sys.path[0]` = the app's directory) and time only
 the app itself: the interpreter start-up and this module's imports (numpy
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import ctypes
 import os
 import platform
 import sys
@@ -87,8 +88,30 @@ def _print_app_traceback(e: BaseException) -> None:
     sys.stderr.flush()
 
 
-def run_app(code: types.CodeType, app: Path, argv: list[str]) -> tuple[int, float, BaseException | None]:
-    """Execute the compiled app as __main__; returns (exit status, seconds, uncaught exception)."""
+class ProfileTimeUp(BaseException):  # raised in the app like SystemExit: not an error
+    """Raised in the app's main thread when --profile-for's time is up."""
+
+
+def _stop_after(seconds: float) -> threading.Timer:
+    """A timer that raises ProfileTimeUp in the main thread after `seconds` (at its next bytecode:
+    a call blocked in C returns first). A BaseException, so an app's `except Exception` (or its
+    own SIGINT handler) does not swallow it."""
+    main_id = threading.main_thread().ident
+
+    def fire() -> None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main_id), ctypes.py_object(ProfileTimeUp))
+
+    t = threading.Timer(seconds, fire)
+    t.daemon = True
+    t.start()
+    return t
+
+
+def run_app(
+    code: types.CodeType, app: Path, argv: list[str], stop_after: float | None = None
+) -> tuple[int, float, BaseException | None]:
+    """Execute the compiled app as __main__; returns (exit status, seconds, uncaught exception).
+    With `stop_after` the app is stopped after that many seconds, which counts as success."""
     module = types.ModuleType("__main__")
     module.__file__ = str(app)
     module.__builtins__ = builtins  # type: ignore[attr-defined]
@@ -101,13 +124,18 @@ def run_app(code: types.CodeType, app: Path, argv: list[str]) -> tuple[int, floa
     sys.argv = [os.path.relpath(app, os.getcwd()), *argv]
     sys.path.insert(0, str(app.parent))
     status, error = 0, None
+    timer = _stop_after(stop_after) if stop_after is not None else None
     t0 = time.perf_counter()
     try:
         exec(code, module.__dict__)
     except SystemExit as e:
         status = _exit_status(e)
+    except ProfileTimeUp:
+        pass
     except BaseException as e:  # the app's own failure, reported as such
         status, error = 1, e
+    if timer is not None:
+        timer.cancel()
     with contextlib.suppress(BaseException):  # a second Ctrl-C while joining: stop waiting
         _join_threads()
     seconds = time.perf_counter() - t0
@@ -139,7 +167,14 @@ def _write(out: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, out)
 
 
-def main_profile(out: Path, app: Path, argv: list[str], samples: int, do_replay: bool = True) -> int:
+def main_profile(
+    out: Path,
+    app: Path,
+    argv: list[str],
+    samples: int,
+    do_replay: bool = True,
+    stop_after: float | None = None,
+) -> int:
     app_dir = app.parent
     registry = NameRegistry()
     local = LocalModules(app_dir, [Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
@@ -158,7 +193,7 @@ def main_profile(out: Path, app: Path, argv: list[str], samples: int, do_replay:
     finder = LocalFinder(local, compile_instrumented)
     finder.install()
     recorder.start()
-    status, seconds, error = run_app(code, app, argv)
+    status, seconds, error = run_app(code, app, argv, stop_after)
     recorder.stop()
     if error is not None:
         _print_app_traceback(error)
@@ -178,6 +213,7 @@ def main_profile(out: Path, app: Path, argv: list[str], samples: int, do_replay:
             plain_wall_s=None,
             functions=functions,
             edges=edges,
+            stopped_after_s=stop_after if stop_after is not None and seconds >= stop_after else None,
         )
         _write(out, {"status": "ok", "profile": profile.to_json()})
     except Exception:  # a bug of the profiler's, not the app's: say so
@@ -208,7 +244,8 @@ def main(args: list[str]) -> int:
         return main_plain(out_path, app_path, argv)
     if mode.startswith("profile:"):
         _, samples, *flags = mode.split(":")
-        return main_profile(out_path, app_path, argv, int(samples), do_replay="noreplay" not in flags)
+        stop = next((float(f[4:]) for f in flags if f.startswith("for=")), None)
+        return main_profile(out_path, app_path, argv, int(samples), "noreplay" not in flags, stop)
     raise SystemExit(f"partition.profile.runner: unknown mode {mode!r}")
 
 
