@@ -336,6 +336,33 @@ def test_an_app_that_never_ends_is_stopped_or_planned_from_part_of_its_run(tmp_p
     assert_clean_error(run("plan", str(app), "--board", "pynq-z2", "--profile-for", "0"), "--profile-for 0")
 
 
+def test_the_profiled_app_dies_with_partition_even_on_sigkill(tmp_path):
+    import signal
+    import time
+
+    import psutil
+
+    app = tmp_path / "poll.py"
+    app.write_text(POLLING_APP)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "partition", "profile", str(app), "--out", str(tmp_path / "p.json")]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        children: list = []
+        while not children and time.monotonic() < deadline:
+            children = psutil.Process(proc.pid).children()
+            time.sleep(0.1)
+        assert children, "the app never started"
+        time.sleep(1)  # the app is in its main loop
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        _gone, alive = psutil.wait_procs(children, timeout=3)
+        assert not alive, alive
+    finally:
+        proc.kill()
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

@@ -22,6 +22,7 @@ import contextlib
 import ctypes
 import os
 import platform
+import signal
 import sys
 import threading
 import time
@@ -234,7 +235,22 @@ def main_plain(out: Path, app: Path, argv: list[str]) -> int:
     return 0
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process (the app) when partition dies, even by SIGKILL, so no app
+    is left running reparented to init. Elsewhere, or without prctl, nothing happens."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # partition died before the request took effect
+        os._exit(1)
+
+
 def main(args: list[str]) -> int:
+    _die_with_parent()
     _restore_environment()
     sys.dont_write_bytecode = True  # leave no __pycache__ in the user's tree
     mode, out, app, *argv = args
