@@ -9,11 +9,15 @@ user changed (refused without --force) from files it wrote itself.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import glob
 import hashlib
 import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from partition.errors import PartitionError
@@ -111,6 +115,37 @@ def check_user_changes(out: Path, force: bool) -> list[str]:
             "move your changes away or pass --force to overwrite them"
         )
     return changed
+
+
+@contextlib.contextmanager
+def out_lock(out: Path) -> Iterator[None]:
+    """Hold `out` for one run: a second run on the same folder fails at once with a clear message
+    instead of both reporting success while one replaces the other's tree. While held, what a
+    killed run left beside `out` (its `.OUT.new.*` stage, its `.OUT.old.*` previous tree) is
+    removed. The lock is the hidden file `.OUT.lock` beside `out` (flock: released when the
+    process ends, however it ends)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    path = out.parent / f".{out.name}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise PartitionError(
+                f"--out {out}: another partition run (process {holder}) is writing this folder; wait for it "
+                "to end or choose another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        for kind in ("new", "old"):
+            for stale in sorted(out.parent.glob(f".{glob.escape(out.name)}.{kind}.*")):
+                if stale.is_dir():
+                    shutil.rmtree(stale, ignore_errors=True)
+        yield
+    finally:
+        os.close(fd)
 
 
 def write_tree(out: Path, files: dict[str, bytes], executable: set[str] | None = None) -> None:

@@ -363,6 +363,22 @@ def test_the_profiled_app_dies_with_partition_even_on_sigkill(tmp_path):
         proc.kill()
 
 
+def test_one_run_at_a_time_on_an_out_folder_and_a_dead_runs_leftovers_go(tmp_path, small_profile):
+    from partition.fsutil import out_lock
+
+    out = tmp_path / "b"
+    with out_lock(out):  # another run is writing b
+        r = plan(tmp_path, small_profile)
+        assert_clean_error(r, f"--out {out}: another partition run (process {os.getpid()})", "another --out")
+        assert r.returncode == 2 and not out.exists()
+        for left in (".b.new.k1lled", ".b.old.k1lled"):  # what a killed run leaves beside b
+            (tmp_path / left).mkdir()
+            (tmp_path / left / "plan.json").write_text("{}")
+    r = plan(tmp_path, small_profile)
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / ".b.new.k1lled").exists() and not (tmp_path / ".b.old.k1lled").exists()
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

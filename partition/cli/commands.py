@@ -141,15 +141,22 @@ def _planned(args: argparse.Namespace, app: Path, prof, opts):
 
 
 def cmd_plan(args: argparse.Namespace, app_args: list[str]) -> int:
-    from partition.codegen import build_tree, local_modules
-    from partition.fsutil import check_out, check_user_changes, write_tree
-    from partition.report import plan_output, progress, summary
+    from partition.fsutil import check_out, out_lock
 
     app = _app_path(args.app)
     out = Path(args.out) if args.out else Path("build") / app.stem
     opts = _options(args)
     _boards(args)  # a bad board name fails before profiling
     check_out(out, app)
+    with out_lock(out):
+        return _plan_locked(args, app_args, app, out, opts)
+
+
+def _plan_locked(args: argparse.Namespace, app_args: list[str], app: Path, out: Path, opts) -> int:
+    from partition.codegen import build_tree, local_modules
+    from partition.fsutil import check_user_changes, write_tree
+    from partition.report import plan_output, progress, summary
+
     check_user_changes(out, args.force)
     with progress.use(progress.Reporter(quiet=args.quiet)):
         t0 = time.perf_counter()
