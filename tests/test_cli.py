@@ -379,6 +379,45 @@ def test_one_run_at_a_time_on_an_out_folder_and_a_dead_runs_leftovers_go(tmp_pat
     assert not (tmp_path / ".b.new.k1lled").exists() and not (tmp_path / ".b.old.k1lled").exists()
 
 
+def test_sigterm_while_profiling_ends_the_app_and_exits_143(tmp_path):
+    import signal
+    import time
+
+    import psutil
+
+    app = tmp_path / "poll.py"
+    app.write_text(POLLING_APP)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "partition",
+        "plan",
+        str(app),
+        "--board",
+        "pynq-z2",
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        children: list = []
+        while not children and time.monotonic() < deadline:
+            children = psutil.Process(proc.pid).children()
+            time.sleep(0.1)
+        assert children, "the app never started"
+        time.sleep(1)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 143
+        assert "partition: terminated (SIGTERM)" in proc.stderr.read()
+        _gone, alive = psutil.wait_procs(children, timeout=3)
+        assert not alive, alive
+        assert not (tmp_path / "o").exists()
+    finally:
+        proc.kill()
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

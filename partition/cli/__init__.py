@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 from partition.cli.commands import cmd_boards, cmd_explain, cmd_plan, cmd_profile, cmd_report
 from partition.cli.parser import build_parser, split_app_args
@@ -17,7 +19,25 @@ from partition.errors import PartitionError
 __all__ = ["build_parser", "main"]
 
 
+class Terminated(BaseException):  # a signal, like KeyboardInterrupt: not an error
+    """SIGTERM, turned into an exception so that every `finally` and child-killing handler runs."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
+    if threading.current_thread() is not threading.main_thread():
+        return _main(argv)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _main(argv)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours, app_args = split_app_args(argv)
     parser = build_parser()
@@ -48,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("partition: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("partition: terminated (SIGTERM)", file=sys.stderr)
+        return 143
     except Exception as e:  # a bug in partition itself, not in the user's input
         if os.environ.get("PARTITION_DEBUG"):
             raise
