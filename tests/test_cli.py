@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -416,6 +417,53 @@ def test_sigterm_while_profiling_ends_the_app_and_exits_143(tmp_path):
         assert not (tmp_path / "o").exists()
     finally:
         proc.kill()
+
+
+def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
+    """Ctrl-C reaches the whole foreground process group: the app's own handler swallows it,
+    partition does not, and takes the app down with it."""
+    import signal
+    import time
+
+    import psutil
+
+    app = tmp_path / "deaf.py"
+    app.write_text(
+        "import signal\nimport time\n\n\ndef work(n):\n    s = 0\n    for i in range(n):\n        s += i\n"
+        "    return s\n\n\nif __name__ == '__main__':\n"
+        "    signal.signal(signal.SIGINT, lambda *a: print('app: ignoring Ctrl-C'))\n"
+        "    while True:\n        work(64)\n        time.sleep(0.01)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "partition",
+        "plan",
+        str(app),
+        "--board",
+        "pynq-z2",
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        children: list = []
+        while not children and time.monotonic() < deadline:
+            children = psutil.Process(proc.pid).children()
+            time.sleep(0.1)
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        assert proc.wait(timeout=10) == 130
+        assert "partition: interrupted" in proc.stderr.read()
+        _gone, alive = psutil.wait_procs(children, timeout=3)
+        assert not alive, alive
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def test_bad_profile_file(tmp_path):
