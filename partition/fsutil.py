@@ -197,3 +197,28 @@ def write_tree(out: Path, files: dict[str, bytes], executable: set[str] | None =
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
+
+
+SCRATCH_KINDS = ("profile", "replay")  # partition-<kind>-<pid>-* folders in the system's temp folder
+
+
+def scratch_dir(kind: str) -> tempfile.TemporaryDirectory:
+    """A temporary folder named for this process, so that a later run can tell one left by a
+    process that was killed (`sweep_scratch`) from one in use."""
+    return tempfile.TemporaryDirectory(prefix=f"partition-{kind}-{os.getpid()}-")
+
+
+def sweep_scratch() -> None:
+    """Remove the temporary folders of partition processes that no longer exist (a SIGKILL
+    leaves them: nothing runs to remove them)."""
+    for kind in SCRATCH_KINDS:
+        for d in Path(tempfile.gettempdir()).glob(f"partition-{kind}-*-*"):
+            pid = d.name.split("-")[2]
+            if not pid.isdigit() or not d.is_dir():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(d, ignore_errors=True)
+            except OSError:  # alive, another user's
+                continue

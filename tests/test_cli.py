@@ -466,6 +466,34 @@ def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def test_temporary_folders_of_killed_runs_are_removed_by_the_next(tmp_path):
+    import tempfile
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # its pid no longer names a process
+    tmp = Path(tempfile.gettempdir())
+    stale = [tmp / f"partition-profile-{dead.pid}-test", tmp / f"partition-replay-{dead.pid}-test"]
+    live = tmp / f"partition-replay-{os.getpid()}-test"  # this process is alive: kept
+    for d in (*stale, live):
+        d.mkdir(exist_ok=True)
+        (d / "result.json").write_text("{}")
+    try:
+        r = run(
+            "profile",
+            str(APPS / "small_app.py"),
+            "--out",
+            str(tmp_path / "p.json"),
+            "--no-baseline",
+            "--",
+            "50",
+        )
+        assert r.returncode == 0, r.stderr
+        assert not any(d.exists() for d in stale) and live.exists()
+    finally:
+        for d in (*stale, live):
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def test_bad_profile_file(tmp_path):
     p = tmp_path / "p.json"
     p.write_text("{not json")

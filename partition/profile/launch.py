@@ -15,13 +15,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import IO, Any
 
 import partition
 from partition.errors import AppFailed, PartitionError
+from partition.fsutil import scratch_dir, sweep_scratch
 from partition.profile.model import Profile
 
 _ROOT = Path(partition.__file__).resolve().parent.parent
@@ -108,7 +108,7 @@ def _close(f: IO[bytes]) -> None:
 def _run_child(
     args: list[str], cwd: Path, echo: bool, app: Path, stdin: AppInput, timeout: float | None = None
 ) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="partition-profile-") as td:
+    with scratch_dir("profile") as td:
         out = Path(td) / "result.json"
         cmd = [sys.executable, "-m", "partition.profile.runner", args[0], str(out), *args[1:]]
         proc = subprocess.Popen(
@@ -209,6 +209,7 @@ def run_profile(
         + ("" if replay else ":noreplay")
         + (f":for={profile_for!r}" if profile_for else "")
     )
+    sweep_scratch()
     stdin = AppInput()
     result = _run_child([mode, str(app_abs), *argv], run_dir, echo, app, stdin, app_timeout)
     profile = Profile.from_json(result["profile"], source=f"{app.name} profile")

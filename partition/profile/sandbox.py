@@ -10,13 +10,14 @@ import io
 import os
 import signal
 import sys
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+
+from partition.fsutil import scratch_dir
 
 
 class Timeout(BaseException):
@@ -52,7 +53,7 @@ def quiet_sandbox() -> Iterator[None]:
     """Discard output, give no input, run in a scratch directory, silence numpy warnings."""
     cwd = os.getcwd()
     saved = sys.stdin
-    with tempfile.TemporaryDirectory(prefix="partition-replay-") as scratch:
+    with scratch_dir("replay") as scratch:
         try:
             os.chdir(scratch)
             sys.stdin = io.StringIO("")
