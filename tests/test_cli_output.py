@@ -194,6 +194,16 @@ def test_reporter_plain_quiet_and_failure():
         pass
 
 
+def test_off_a_terminal_a_long_step_says_it_is_still_running(monkeypatch):
+    monkeypatch.setattr(progress, "HEARTBEAT_S", 0.05)
+    out = io.StringIO()
+    with progress.Reporter(out).step("profiling app.py"):
+        time.sleep(0.3)
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 3 and re.fullmatch(r"partition: profiling app.py: \d+\.\d+ s", lines[-1])
+    assert all(re.fullmatch(r"partition: profiling app.py: still running, \d+\.\d+ s", x) for x in lines[:-1])
+
+
 def test_report_command(tmp_path, profile):
     assert run(*plan_args(tmp_path, profile, "--quiet")).returncode == 0
     tree = tmp_path / "b"

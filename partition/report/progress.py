@@ -17,7 +17,9 @@ when the step ends it becomes "✓ label  2.96 s" (or "✗ … failed after …"
 Anything else printed meanwhile (an app's traceback) goes above the live line,
 never through it. Elsewhere (a log, CI) every step prints one plain line when it
 ends well, "partition: label: 2.96 s", so logs stay clean (a step that fails
-leaves the word to the error message that follows). Quiet prints nothing.
+leaves the word to the error message that follows), and a step still running
+after HEARTBEAT_S says so every HEARTBEAT_S ("partition: profiling app.py: still
+running, 20.0 s"), so a log shows a long run is alive. Quiet prints nothing.
 
 The command line installs a reporter with `use`; without one (library use,
 tests) steps are silent, so stages can always announce them.
@@ -37,6 +39,7 @@ from typing import Any, TextIO
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 BAR_WIDTH = 20
 INTERVAL_S = 0.1
+HEARTBEAT_S = 10.0  # off a terminal: a line this often while a step runs
 
 
 def _fmt_elapsed(s: float) -> str:
@@ -186,6 +189,17 @@ class Reporter:
                 self._clear()
                 self._draw()
 
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(HEARTBEAT_S):
+            with self._lock:
+                if self._steps:
+                    s = self._steps[-1]
+                    count = f" ({s.done}/{s.total})" if s.total else ""
+                    self.stream.write(
+                        f"partition: {s.label}{count}: still running, {_fmt_elapsed(s.elapsed_s)}\n"
+                    )
+                    self.stream.flush()
+
     def _begin(self, s: Step) -> None:
         if self.quiet:
             self._steps.append(s)
@@ -193,6 +207,12 @@ class Reporter:
         with self._lock:
             self._steps.append(s)
             if not self.tty:
+                if self._ticker is None:
+                    self._stop.clear()
+                    self._ticker = threading.Thread(
+                        target=self._heartbeat, name="partition-progress", daemon=True
+                    )
+                    self._ticker.start()
                 return
             if self._ticker is None:
                 # whatever else reaches the terminal meanwhile goes above the live line
@@ -216,18 +236,20 @@ class Reporter:
                 if ok:  # a failure is told by the error that follows, which starts the output
                     self.stream.write(f"partition: {s.summary()}: {took}\n")
                     self.stream.flush()
-                return
-            self._clear()
-            if self._dirty_line:
-                self.stream.write("\n")
-                self._dirty_line = False
-            mark = "✓" if ok else "✗"
-            status = took if ok else f"failed after {took}"
-            self.stream.write(f"{mark} {s.summary()}  {status}\n")
-            self.stream.flush()
-            if self._steps:
-                self._draw()
-                return
+                if self._steps:
+                    return
+            else:
+                self._clear()
+                if self._dirty_line:
+                    self.stream.write("\n")
+                    self._dirty_line = False
+                mark = "✓" if ok else "✗"
+                status = took if ok else f"failed after {took}"
+                self.stream.write(f"{mark} {s.summary()}  {status}\n")
+                self.stream.flush()
+                if self._steps:
+                    self._draw()
+                    return
         # the last step ended: stop the ticker and give the streams back
         self._stop.set()
         if self._ticker is not None:
