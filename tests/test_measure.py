@@ -205,4 +205,18 @@ def test_vitis_csynth_runs_where_the_tool_is_and_is_named_where_not(
         p.write_text(json.dumps(data))
     (m,) = load_measurements(copy, [job.kernel])
     assert (m.source, m.variant, m.cycles, m.resources["lut"]) == ("vitis", job.variant, 1234, 789)
+    # a float kernel: the built-in RTL does not build it, Vitis HLS still measures it
+    app = tmp_path / "gain.py"
+    app.write_text(
+        "import numpy as np\n\n\ndef gain(x):\n    y = np.zeros(x.shape[0], dtype=np.float32)\n"
+        "    for i in range(x.shape[0]):\n        y[i] = x[i] * np.float32(0.5)\n    return y\n\n\n"
+        "if __name__ == '__main__':\n    print(float(gain(np.ones(32, dtype=np.float32)).sum()))\n"
+    )
+    assert main(["plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "ftree")]) == 0
+    (job,), skipped = jobs_for_tree(
+        tmp_path / "ftree", tools=("verilator", "yosys", "vitis"), variants="chosen"
+    )
+    assert job.tools == ("vitis",) and job.sources == ()
+    assert len(skipped) == 1 and skipped[0].endswith("; Vitis HLS csynth still runs")
+    assert run_job(job)["vitis"]["status"] == "pass"
     measure_jobs.tool_versions.cache_clear()

@@ -152,7 +152,6 @@ def jobs_for_tree(
     if "vitis" in tools and vitis_command() is None:
         skipped.append(VITIS_MISSING)
         tools = tuple(t for t in tools if t != "vitis")
-    versions = tool_versions(tools)
     tasks = [t for t in plan["tasks"] if t.get("kernel") and t.get("fpga")]
     if variants == "chosen":
         tasks = [t for t in tasks if t.get("placement") == "fpga"]
@@ -182,31 +181,34 @@ def jobs_for_tree(
             continue
         chosen = [v for v in t["fpga"]["variants"] if variants == "all" or v["name"] == t.get("variant")]
         for v in chosen:
-            try:
-                rtl = generate_rtl(k, board, Directives.from_json(v["directives"]))
-            except (RtlUnsupported, RtlVariantUnsupported) as e:
-                skipped.append(f"{name} {v['name']}: {e.message}")
+            job_tools, files, top, sources = tools, {}, name, ()
+            if "verilator" in tools or "yosys" in tools:
+                try:
+                    rtl = generate_rtl(k, board, Directives.from_json(v["directives"]))
+                except (RtlUnsupported, RtlVariantUnsupported) as e:
+                    job_tools = tuple(x for x in tools if x == "vitis")  # csynth needs no built-in RTL
+                    also = "; Vitis HLS csynth still runs" if job_tools else ""
+                    skipped.append(f"{name} {v['name']}: {e.message}{also}")
+                else:
+                    top, sources = rtl.top, tuple(rtl.sources)
+                    files = {f"rtl/{rel}": data for rel, data in rtl.files.items()}
+                    built = vector_files(k, vectors, rtl.built, rtl.data_bits)
+                    files.update({f"rtl/{rel}": data for rel, data in built.items()})
+            if not job_tools:
                 continue
-            files = {f"rtl/{rel}": data for rel, data in rtl.files.items()}
-            files.update(
-                {
-                    f"rtl/{rel}": data
-                    for rel, data in vector_files(k, vectors, rtl.built, rtl.data_bits).items()
-                }
-            )
-            if "vitis" in tools:
+            if "vitis" in job_tools:
                 files.update(_hls_files(k, vectors, board, v["directives"]))
             jobs.append(
                 Job(
                     kernel=name,
                     variant=v["name"],
-                    top=rtl.top,
-                    sources=tuple(rtl.sources),
+                    top=top,
+                    sources=sources,
                     files=tuple(sorted(files.items())) + testbench,
-                    tools=tools,
+                    tools=job_tools,
                     family=family,
                     latencies=latencies,
-                    versions=versions,
+                    versions=tool_versions(job_tools),
                 )
             )
     return jobs, skipped
