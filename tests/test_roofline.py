@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 from frontend_util import profile_calls
 
 from partition.boards import load_board
@@ -158,6 +159,7 @@ def test_the_roofline_benchmark_sets_kernels_against_compiled_code(tmp_path: Pat
         assert 0 < r["fraction"] <= 1 and r["limit"] in ("dsp", "memory", "recurrence")
         assert r["host_compiled_us"] > 0 and r["fpga_call_us"] > r["kernel_us"] > 0
         lo, hi = r["board_compiled_us_range"]
-        assert lo <= r["board_compiled_us"] == r["host_compiled_us"] * meta["compiled_factor"] <= hi
+        assert r["board_compiled_us"] == pytest.approx(r["host_compiled_us"] * meta["compiled_factor"])
+        assert lo <= r["board_compiled_us"] <= hi
     text = bench_roofline.markdown(rows, meta)
     assert "| fir32_q15 | loops | integer |" in text and "2 kernels" in text
