@@ -99,7 +99,7 @@ def markdown(rows: list[dict], env: dict) -> str:
         f"{env['machine']} ({env['cores']} cores), Python {env['python']}; tools {', '.join(env['tools'])}; "
         f"board {BOARD}. Each example's build tree measured with `--variants all`, no cache: one job after "
         f"another in one process, then on a Dask LocalCluster of {env['workers']} single-threaded worker "
-        "processes. A ratio is only meaningful with the machine otherwise idle (load about 0 before the "
+        "processes, both with ccache disabled. A ratio is only meaningful with the machine otherwise idle (load about 0 before the "
         "runs). Produced by `benchmarks/bench_measure.py`.",
         "",
         "| example | kernels | variants measured | skipped | failed | serial | LocalCluster | ratio | records identical | load (1-min average: before, between, after) |",
@@ -138,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = ap.parse_args(argv)
     tools = tuple(t for t in args.tools.split(",") if t)
+    # the serial run would fill ccache and the LocalCluster run after it would compile from it:
+    # both compile from scratch instead (the workers inherit this environment)
+    os.environ["CCACHE_DISABLE"] = "1"
     with tempfile.TemporaryDirectory(prefix="partition-bench-measure-") as tmp:
         rows = [example_row(name, Path(tmp), tools, args.workers) for name in args.examples]
     env = {
