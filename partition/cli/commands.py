@@ -46,6 +46,7 @@ def _stopped_line(prof) -> str | None:
 
 
 def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
+    from partition.plan.preparation import children_warnings
     from partition.profile import run_profile
     from partition.profile.model import save_profile
     from partition.report import progress
@@ -72,6 +73,10 @@ def cmd_profile(args: argparse.Namespace, app_args: list[str]) -> int:
     ranked = sorted(prof.functions.values(), key=lambda f: -f.total_s)[:10]
     for f in ranked:
         print(f"  {f.name:<30} {f.calls:>8,} calls  {f.total_s:>9.4f} s incl  {f.self_s:>9.4f} s self")
+    for f in sorted((f for f in prof.functions.values() if f.child_calls), key=lambda f: -f.child_s)[:10]:
+        print(f"  {f.name:<30} {f.child_calls:>8,} calls  {f.child_s:>9.4f} s incl  in child processes")
+    for line in children_warnings(prof):
+        print(f"warning: {line}")
     return 0
 
 

@@ -64,6 +64,12 @@ def translate(
     if fp.kind in ("generator", "nested"):
         what = {"generator": "generator function", "nested": "nested function"}[fp.kind]
         return Rejected(fp.name, fp.file, fp.line, f"{what} (kernels are module-level functions)")
+    if fp.child_calls:
+        return Rejected(
+            fp.name, fp.file, fp.line,
+            f"runs in child processes ({fp.child_calls:,} call(s) in a process pool's workers or a forked "
+            "child): the FPGA is driven from the main process only; call it there to make a kernel of it",
+        )  # fmt: skip
     if fp.calls == 0:
         return Rejected(fp.name, fp.file, fp.line, "never called in the profiled run")
     try:

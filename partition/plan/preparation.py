@@ -17,6 +17,7 @@ from partition.estimate import (
     estimate_variant,
     kernel_variants,
 )
+from partition.fmt import fmt_s
 from partition.frontend import Rejected, Verdict, chainable, translate
 from partition.plan.artefacts import (
     CHAIN_OBJECTIVES,
@@ -31,6 +32,8 @@ from partition.solve import (
     costs,
 )
 from partition.vectors import VectorSet, bin_files, interpreter_check, kernel_vectors
+
+UNSEEN_CPU_S = 0.01  # CPU time in children nothing profiled below which nothing is said
 
 
 def check_options(opts: Options) -> None:
@@ -160,7 +163,7 @@ def prepare(
     )
     kernels, rejected = dict(kernels), dict(rejected)  # `translated` may be shared by several boards
     vectors = checked_vectors(profile, kernels, rejected)
-    warnings: list[str] = []
+    warnings = children_warnings(profile)
     ms = (
         calibrate.load_measurements(opts.calibrate, sorted(k.name for k in kernels.values()))
         if opts.calibrate is not None
@@ -285,6 +288,39 @@ def _chains(
                 out.append(cost)
         verdicts[key] = v
     return out, verdicts
+
+
+def children_warnings(profile: Profile) -> list[str]:
+    """What the app did in child processes, said beside the plan: the functions profiled in
+    forked workers (they stay on the CPU), and CPU time in children the profiler could not see."""
+    c = profile.children
+    if not c:
+        return []
+    out = []
+    ran = sorted((f for f in profile.functions.values() if f.child_calls), key=lambda f: (-f.child_s, f.name))
+    if ran:
+        listed = ", ".join(f"{f.name} ({f.child_calls:,} call(s), {fmt_s(f.child_s)})" for f in ran[:6])
+        more = f" and {len(ran) - 6} more" if len(ran) > 6 else ""
+        out.append(
+            f"the app ran work in {c['forked']} forked child process(es) (a process pool or os.fork): "
+            f"{listed}{more} ran there and stay on the CPU (the FPGA is driven from the main process); "
+            "the main process's time waiting for them counts as its own code"
+        )
+    unseen = c["forked"] - c["reported"]
+    if unseen > 0 or (not c["forked"] and c["cpu_s"] >= UNSEEN_CPU_S):
+        who = (
+            f"{unseen} forked child process(es) wrote no profile (killed by SIGKILL, or ended before "
+            "the profiler could write)"
+            if unseen > 0
+            else "child processes the profiler cannot follow (subprocesses, or workers started with the "
+            "spawn or forkserver method)"
+        )
+        out.append(
+            f"{fmt_s(c['cpu_s'])} of CPU time ran in child processes; {who}: what they ran is not in the "
+            "profile and the plan leaves it out; use the fork start method or call the work in the "
+            "main process to have it profiled"
+        )
+    return out
 
 
 def _honoured_pins(

@@ -292,6 +292,10 @@ class FunctionProfile:
     # the part of a call's time spent inside compiled code (numpy's loops, C functions) rather
     # than the interpreter, measured on a replayed sampled call; None when not measured
     native_fraction: float | None = None
+    # calls made and inclusive time spent in forked child processes (a process pool's workers),
+    # apart from `calls`/`total_s`, the main process's (`partition.profile.children`)
+    child_calls: int = 0
+    child_s: float = 0.0
 
 
 @dataclass
@@ -319,6 +323,9 @@ class Profile:
     edges: list[Edge]
     format: str = FORMAT
     stopped_after_s: float | None = None  # --profile-for: the app was stopped after this long
+    # child processes the app started: forked, reported (profiled), CPU time of those it waited
+    # for, profiled time (`partition.profile.children.gather`); None when it started none
+    children: dict[str, Any] | None = None
 
     @property
     def overhead(self) -> float | None:
@@ -363,9 +370,22 @@ class Profile:
                 stopped_after_s=None
                 if data.get("stopped_after_s") is None
                 else float(data["stopped_after_s"]),
+                children=_children(data.get("children")),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise PartitionError(f"{source}: malformed profile ({e}); re-run `partition profile`") from e
+
+
+def _children(data: Any) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise TypeError(f"children: expected an object, not {type(data).__name__}")
+    out = {k: int(data[k]) for k in ("forked", "reported")}
+    out.update({k: float(data[k]) for k in ("cpu_s", "profiled_s")})
+    if any(v < 0 for v in out.values()):
+        raise ValueError("children: negative figure")
+    return out
 
 
 def save_profile(profile: Profile, path: Path) -> None:

@@ -408,6 +408,23 @@ def reset(nsamples: int = 3) -> None:
     _nsamples = nsamples
 
 
+def rebase() -> None:
+    """In a forked child: start the counts from zero, so that what the child reports is its own
+    work (the signatures observed before the fork stay: ranges only ever widen). A child takes
+    no samples: its functions are not kernel candidates, and copying every worker's first calls
+    would cost more than the work itself."""
+    global _flow, _nsamples
+    _nsamples = 0
+    for t in _tasks.values():
+        t.calls = t.self_ns = t.total_ns = t.errors = 0
+        t.samples = []
+    for site in _sites:
+        site.calls = 0
+        for slot in site.slots:
+            slot.n = slot.nbytes = slot.ns = 0
+    _flow = DataFlow()
+
+
 def start() -> None:
     global _on, _stopped
     _stopped = False

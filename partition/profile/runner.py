@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 import partition
-from partition.profile import bench, calibration, recorder, replay
+from partition.profile import bench, calibration, children, recorder, replay
 from partition.profile.instrument import WRAP_NAME, LocalFinder, LocalModules, NameRegistry, instrument_source
 from partition.profile.model import Profile, dump_json
 
@@ -187,15 +187,19 @@ def main_profile(
             recorder.register(f.name, f.qualname, f.file, f.line, f.kind)
         return compile(tree, path, "exec", dont_inherit=True)
 
+    main_pid = os.getpid()
     calibration.calibrate()
     recorder.reset(samples)
     setattr(builtins, WRAP_NAME, recorder.wrap)
     code = compile_instrumented(app.read_bytes(), str(app), "", app.name)
     finder = LocalFinder(local, compile_instrumented)
     finder.install()
+    children.install(out.parent)
     recorder.start()
     status, seconds, error = run_app(code, app, argv, stop_after)
     recorder.stop()
+    if os.getpid() != main_pid:  # a forked child of the app's that returned into this code
+        os._exit(status)
     if error is not None:
         _print_app_traceback(error)
     if status != 0:
@@ -206,6 +210,8 @@ def main_profile(
         edges = recorder.edges()
         if do_replay:
             replay.replay(recorder.tasks(), functions)
+        forked, reports = children.gather()
+        children.merge(functions, reports)
         profile = Profile(
             app=app.name,
             argv=list(argv),
@@ -215,6 +221,7 @@ def main_profile(
             functions=functions,
             edges=edges,
             stopped_after_s=stop_after if stop_after is not None and seconds >= stop_after else None,
+            children=forked,
         )
         _write(out, {"status": "ok", "profile": profile.to_json()})
     except Exception:  # a bug of the profiler's, not the app's: say so

@@ -1,0 +1,149 @@
+"""Work the app does in child processes: forked workers profiled, the rest measured.
+
+A `multiprocessing.Pool`, a `concurrent.futures.ProcessPoolExecutor` (both fork
+on Linux by default) or a bare `os.fork()` start children that inherit the
+instrumented functions and the recorder. Each forked child starts its own
+counts from zero (`recorder.rebase`) and writes what it recorded to the run's
+scratch folder when it ends: on `os._exit` (how multiprocessing's children and
+most forked children end), on normal interpreter exit, and on SIGTERM (how
+`Pool.terminate`, and so `with Pool() as p:`, ends its workers). The parent
+merges these into its own functions as `child_calls`/`child_s`, kept apart from
+the main process's calls and times: the children ran beside the main process, so
+their time is not part of its wall time.
+
+Children the profiler cannot follow (the spawn and forkserver start methods run a
+fresh interpreter; a child killed by SIGKILL writes nothing) are still counted:
+the CPU time of every child the app waited for (`RUSAGE_CHILDREN`) is measured, and
+what no child reported is stated beside the plan.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import dataclasses
+import json
+import os
+import resource
+import signal
+from pathlib import Path
+from typing import Any
+
+from partition.profile import recorder
+from partition.profile.model import FunctionProfile
+
+_FIELDS = {f.name for f in dataclasses.fields(FunctionProfile)}
+
+_dir: Path | None = None
+_forks = 0
+_cpu0 = 0.0
+_dumped = False
+
+
+def _children_cpu_s() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _count_fork() -> None:
+    global _forks
+    _forks += 1
+
+
+def _dump() -> None:
+    """Write this child's records once (the first of its exit paths to run does it)."""
+    global _dumped
+    if _dumped or _dir is None:
+        return
+    _dumped = True
+    # a SIGTERM now (Pool.terminate while this worker is ending on its own) would cut the write
+    # short: it waits until the record is written
+    with contextlib.suppress(ValueError, OSError):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    with contextlib.suppress(BaseException):  # never turn a child's exit into a failure
+        funcs = recorder.collect()
+        data = {
+            "pid": os.getpid(),
+            "forks": _forks,
+            "functions": {n: {**dataclasses.asdict(f), "samples": []} for n, f in funcs.items()},
+        }
+        tmp = _dir / f".child-{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data, sort_keys=True))
+        os.replace(tmp, _dir / f"child-{os.getpid()}.json")
+
+
+def _after_fork_in_child() -> None:
+    global _forks, _dumped
+    _forks, _dumped = 0, False
+    recorder.rebase()
+    real_exit = os._exit
+
+    def _exit(code: int) -> None:
+        _dump()
+        real_exit(code)
+
+    os._exit = _exit
+    atexit.register(_dump)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+
+        def on_term(signum: int, frame: Any) -> None:
+            _dump()
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+        with contextlib.suppress(ValueError):  # not the main thread of the child
+            signal.signal(signal.SIGTERM, on_term)
+
+
+def install(scratch: Path) -> None:
+    """Follow forked children of this (the profiled) process; their records go to `scratch`."""
+    global _dir, _cpu0
+    _dir = scratch
+    _cpu0 = _children_cpu_s()
+    os.register_at_fork(after_in_parent=_count_fork, after_in_child=_after_fork_in_child)
+
+
+def gather() -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """After the run: (what the children did, or None when the app started none; the records
+    the forked children wrote). Call in the main process once the app has finished."""
+    assert _dir is not None
+    reports = []
+    for p in sorted(_dir.glob("child-*.json")):
+        with contextlib.suppress(OSError, ValueError):
+            reports.append(json.loads(p.read_text()))
+    cpu = _children_cpu_s() - _cpu0
+    processes = _forks + sum(r.get("forks", 0) for r in reports)
+    if not processes and not reports and cpu < 0.001:
+        return None, []
+    summary = {
+        "forked": processes,
+        "reported": len(reports),
+        "cpu_s": round(cpu, 6),
+        "profiled_s": round(sum(f["total_s"] for r in reports for f in _roots(r)), 6),
+    }
+    return summary, reports
+
+
+def _roots(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The functions a child's own code (not another profiled function) called: their inclusive
+    times add up to the child's profiled time without counting nested calls twice."""
+    funcs = report["functions"]
+    return [f for n, f in funcs.items() if not any(c in funcs for c in f.get("callers", {}))]
+
+
+def merge(functions: dict[str, FunctionProfile], reports: list[dict[str, Any]]) -> None:
+    """Add the children's calls and times to `functions` as `child_calls`/`child_s`; a function
+    that ran only in children enters with no calls of the main process."""
+    for r in reports:
+        for name, f in sorted(r["functions"].items()):
+            fp = functions.get(name)
+            if fp is None:
+                fields = {k: v for k, v in f.items() if k in _FIELDS}
+                fp = functions[name] = FunctionProfile(
+                    **{**fields, "calls": 0, "total_s": 0.0, "self_s": 0.0, "samples": []}
+                )
+            fp.child_calls += int(f["calls"])
+            fp.child_s += float(f["total_s"])
+    for name in sorted(functions):  # the profile's functions stay in name order
+        functions[name] = functions.pop(name)
