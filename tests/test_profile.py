@@ -219,12 +219,13 @@ def test_methods_nested_and_generators(objects: Profile) -> None:
         "Acc.__init__",
         "Acc.add",
         "Acc.twice",
+        "numbers",
         "outer",
         "outer.<locals>.inner",
         "weighted",
         "worker",
     ]
-    assert "numbers" not in f  # a generator is left alone
+    assert f["numbers"].kind == "generator" and f["numbers"].calls == 1  # its steps timed
     assert f["Acc.add"].kind == "method" and f["Acc.add"].calls == 5
     assert f["Acc.add"].params == ["self", "x"]
     # a method's self: recorded by its attributes (they become the kernel's arguments)
@@ -361,6 +362,7 @@ def test_instrument_names_kinds_and_lines() -> None:
         "if True:\n"
         "    def f(x):\n"
         "        return x\n"
+        "sq = lambda v: v * v\n"
     )
     reg = NameRegistry()
     _, found = instrument_source(src, "m.py", "mod", "m.py", reg.claim)
@@ -371,6 +373,9 @@ def test_instrument_names_kinds_and_lines() -> None:
         ("mod.f.<locals>.C.m", "f.<locals>.C.m", 6, "nested"),
         ("mod.co.<locals>.inner", "co.<locals>.inner", 12, "nested"),
         ("mod.f@16", "f", 16, "function"),  # a second def of the same name gets its line
+        ("mod.gen", "gen", 9, "generator"),
+        ("mod.co", "co", 11, "async"),
+        ("mod.sq", "sq", 18, "lambda"),
     }
 
 

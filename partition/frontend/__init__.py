@@ -44,6 +44,16 @@ class Rejected:
         return f"{self.file}:{self.line}: {self.construct}"
 
 
+# kinds of function that stay on the CPU, and why
+_NOT_KERNELS = {
+    "nested": "nested function (kernels are module-level functions)",
+    "generator": "generator function (a kernel returns its results at once; it cannot yield them one by one)",
+    "async": "async def (a kernel is a plain function; call a plain function from the coroutine)",
+    "async generator": "async generator (a kernel is a plain function)",
+    "lambda": "lambda (write it as a def to make a kernel of it)",
+}
+
+
 def kernel_name(task: str) -> str:
     """The C/Verilog name of a task's kernel (task names may contain dots)."""
     return c_name(task.replace(".", "_"))
@@ -61,9 +71,8 @@ def translate(
     `observed_ints`: Python int arguments travel in the narrowest type covering the
     profiled values (the host checks every call) instead of int64.
     """
-    if fp.kind in ("generator", "nested"):
-        what = {"generator": "generator function", "nested": "nested function"}[fp.kind]
-        return Rejected(fp.name, fp.file, fp.line, f"{what} (kernels are module-level functions)")
+    if fp.kind in _NOT_KERNELS:
+        return Rejected(fp.name, fp.file, fp.line, _NOT_KERNELS[fp.kind])
     if fp.child_calls:
         return Rejected(
             fp.name, fp.file, fp.line,

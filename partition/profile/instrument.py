@@ -8,10 +8,11 @@ recorder resolves to its wrapper. Nothing else in the tree changes, so every lin
 number, traceback and `inspect` answer stays exact, and code outside the app
 (numpy, the stdlib) runs at full speed: no trace hook fires on its calls.
 
-Generators and `async def` functions are left as they are (a wrapper around
-them would time the creation of the generator, not its work), and so are
-functions compiled by a JIT decorator (numba, jax), which cannot take a Python
-wrapper.
+Generators, `async def` functions and async generators get wrappers that time
+their steps rather than the call that creates them
+(`partition.profile.resumable`); `name = lambda ...` is wrapped like a `def`.
+Functions compiled by a JIT decorator (numba, jax), which cannot take a Python
+wrapper, are left as they are.
 
 Local modules (imported from the app's directory tree, outside any
 site-packages or the interpreter's own library) are instrumented by an import
@@ -40,7 +41,7 @@ class FuncInfo:
     qualname: str
     file: str  # relative to the app's directory
     line: int
-    kind: str  # "function", "method" or "nested"
+    kind: str  # function, method, nested, generator, async, async generator, lambda
 
 
 def _decorator_name(d: ast.expr) -> str:
@@ -89,37 +90,58 @@ class _Instrumenter(ast.NodeTransformer):
         return node
 
     def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
-        self.scope.append(("function", node.name))
-        self.generic_visit(node)
-        self.scope.pop()
-        return node
+        return self._function(node, "async generator" if _is_generator(node) else "async")
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return self._function(node, "generator" if _is_generator(node) else None)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, kind: str | None) -> ast.AST:
         qualname = self._qualname(node.name)
-        if any(k == "function" for k, _ in self.scope):
-            kind = "nested"
-        elif self.scope and self.scope[-1][0] == "class":
-            kind = "method"
-        else:
-            kind = "function"
+        if kind is None:
+            if any(k == "function" for k, _ in self.scope):
+                kind = "nested"
+            elif self.scope and self.scope[-1][0] == "class":
+                kind = "method"
+            else:
+                kind = "function"
         self.scope.append(("function", node.name))
         self.generic_visit(node)
         self.scope.pop()
-        if _is_generator(node) or any(_decorator_name(d) in _JIT_DECORATORS for d in node.decorator_list):
+        if any(_decorator_name(d) in _JIT_DECORATORS for d in node.decorator_list):
             return node
+        node.decorator_list.append(self._wrap_call(qualname, node.lineno, kind, node))
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        """`name = lambda ...:` is a function by another spelling: wrapped the same way."""
+        self.generic_visit(node)
+        if (
+            isinstance(node.value, ast.Lambda)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            call = self._wrap_call(
+                self._qualname(node.targets[0].id), node.value.lineno, "lambda", node.value
+            )
+            call_node = ast.Call(func=call, args=[node.value], keywords=[])
+            ast.copy_location(call_node, node.value)
+            node.value = call_node
+        return node
+
+    def _wrap_call(self, qualname: str, line: int, kind: str, at: ast.AST) -> ast.Call:
+        """`__partition_wrap__("<task>")`, with the task registered, placed at `at`'s position."""
         wanted = f"{self.prefix}.{qualname}" if self.prefix else qualname
-        name = self.claim(wanted, self.relfile, node.lineno)
-        self.found.append(FuncInfo(name, qualname, self.relfile, node.lineno, kind))
+        name = self.claim(wanted, self.relfile, line)
+        self.found.append(FuncInfo(name, qualname, self.relfile, line, kind))
         deco = ast.Call(
             func=ast.Name(id=WRAP_NAME, ctx=ast.Load()),
             args=[ast.Constant(value=name)],
             keywords=[],
         )
         for n in ast.walk(deco):
-            n.lineno = n.end_lineno = node.lineno  # type: ignore[attr-defined]
-            n.col_offset = n.end_col_offset = node.col_offset  # type: ignore[attr-defined]
-        node.decorator_list.append(deco)
-        return node
+            n.lineno = n.end_lineno = line  # type: ignore[attr-defined]
+            n.col_offset = n.end_col_offset = at.col_offset  # type: ignore[attr-defined]
+        return deco
 
 
 def instrument_source(

@@ -288,7 +288,7 @@ class FunctionProfile:
     local_ranges: dict[str, dict[str, Any]] = field(default_factory=dict)
     globals: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> encoded value
     globals_changed: list[str] = field(default_factory=list)
-    kind: str = "function"  # function, method, nested, generator
+    kind: str = "function"  # function, method, nested, generator, async, async generator, lambda
     # the part of a call's time spent inside compiled code (numpy's loops, C functions) rather
     # than the interpreter, measured on a replayed sampled call; None when not measured
     native_fraction: float | None = None

@@ -26,6 +26,7 @@ site; `callers` and `ancestors` come from the sites at the end.
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 import time
 import types
@@ -100,9 +101,47 @@ def wrap(name: str) -> Any:
     def deco(fn: types.FunctionType) -> Any:
         if task.fn is None:
             task.set_function(fn)
+        from partition.profile import resumable  # (which uses this module)
+
+        if inspect.isgeneratorfunction(fn):
+            return resumable.generator_wrapper(task, fn)
+        if inspect.iscoroutinefunction(fn):
+            return resumable.coroutine_wrapper(task, fn)
+        if inspect.isasyncgenfunction(fn):
+            return resumable.counting_wrapper(task, fn)
         return _make_wrapper(task, fn)
 
     return deco
+
+
+# ------------------------------------- what `partition.profile.resumable` uses of the above
+
+now = _now
+
+
+def recording() -> bool:
+    return _on
+
+
+def thread_stack() -> list[list[Any]]:
+    try:
+        return _tls.stack
+    except AttributeError:
+        return _new_stack()
+
+
+def new_site(pctx: Context, task: Task) -> CallSite:
+    return _new_site(pctx, task)
+
+
+def close_step(
+    task: Task, site: CallSite, parent: list, stack: list, frame: list, start: int, t0: int, ku: int
+) -> None:
+    """The times of one step of a generator or coroutine that began at `start` (clock read at `t0`)."""
+    w = _now() - start - _E
+    if stack[-1] is frame:
+        stack.pop()
+    _close_call(task, site, parent, frame, w, t0, ku)
 
 
 def _make_wrapper(task: Task, fn: Any) -> Any:
@@ -482,7 +521,8 @@ def collect() -> dict[str, FunctionProfile]:
         ancestors: set[str] = set()
         accs = [SigAcc() for _ in t.params]
         for site in by_task.get(name, []):
-            callers[site.caller] = callers.get(site.caller, 0) + site.calls
+            if site.calls:  # (a generator's steps may run at sites that never called it)
+                callers[site.caller] = callers.get(site.caller, 0) + site.calls
             assert site.pctx is not None
             ancestors |= site.pctx.tasks
             for acc, slot in zip(accs, site.slots):
