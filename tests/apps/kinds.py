@@ -61,7 +61,7 @@ async def gather_all(blocks):
     return parts, extra
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # noqa: UP033 (as apps write it)
 def binomial(n, k):
     return 1 if k in (0, n) else binomial(n - 1, k - 1) + binomial(n - 1, k)
 
