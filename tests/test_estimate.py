@@ -6,6 +6,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from partition import ir
 from partition.boards import load_board
@@ -18,6 +20,7 @@ from partition.estimate.schedule import (
     DONE_CYCLES,
     START_CYCLES,
     TRANSFER_SETUP_CYCLES,
+    burst_count,
     bursts,
     control_cycles,
     transfer_cycles,
@@ -273,6 +276,25 @@ def test_bursts_split_at_4kb():
     assert transfer_cycles(2048, 4, 64, base=4000) == 3 * 64 + 24 + 256 + 232
     with pytest.raises(ValueError):
         bursts(16, 4, base=2)
+
+
+@given(
+    nbytes=st.integers(0, 200_000),
+    bus=st.sampled_from([4, 8, 16, 32]),
+    words=st.integers(0, 5000),
+    latency=st.integers(0, 100),
+)
+@settings(max_examples=300, deadline=None)
+def test_burst_count_and_transfer_cycles_match_the_burst_list(nbytes, bus, words, latency):
+    base = words * bus
+    parts = bursts(nbytes, bus, base)
+    assert burst_count(nbytes, bus, base) == len(parts)
+    assert transfer_cycles(nbytes, bus, latency, base) == sum(latency + b for b in parts)
+
+
+def test_transfer_cycles_of_a_huge_array_take_no_time():
+    # 2 TB in 2 KB bursts: computed, not listed (a profile may describe arrays of any size)
+    assert transfer_cycles(2 * 10**12, 8, 30) == 30 * (2 * 10**12 // 2048) + 2 * 10**12 // 8
 
 
 def test_load_store_cycles_from_burst_math(z2):

@@ -27,7 +27,7 @@ from partition.estimate import lengths, tables
 from partition.estimate.resources import SOURCES, count_resources
 from partition.estimate.schedule import (
     KernelSchedule,
-    bursts,
+    burst_count,
     control_cycles,
     schedule_kernel,
     stream_beats,
@@ -97,13 +97,13 @@ def _transfers(kernel: ir.Kernel, bus_bits: int, rd_lat: int, wr_lat: int) -> li
         if p.stream:  # an AXI-Stream port of a chain: one 64-bit beat a cycle, no address phase
             phase = "stream-in" if p.direction == "in" else "stream-out"
             c = stream_beats(p.nbytes)
-            transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": [], "cycles": c})
+            transfers.append({**what, "phase": phase, "bytes": p.nbytes, "bursts": 0, "cycles": c})
             continue
         moved = lengths.moved_bytes(kernel, p)
         for phase, directions, latency in dma:
             if p.direction in directions:
                 c = transfer_cycles(moved, bus_bytes, latency)
-                parts = bursts(moved, bus_bytes)
+                parts = burst_count(moved, bus_bytes)
                 transfers.append({**what, "phase": phase, "bytes": moved, "bursts": parts, "cycles": c})
     return transfers
 

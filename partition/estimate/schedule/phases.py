@@ -48,6 +48,20 @@ def bursts(nbytes: int, bus_bytes: int, base: int = 0) -> list[int]:
     return out
 
 
+def burst_count(nbytes: int, bus_bytes: int, base: int = 0) -> int:
+    """len(bursts(nbytes, bus_bytes, base)) in time independent of `nbytes`: a profile may
+    describe arrays of any size, and the estimate must not grow with them."""
+    if nbytes <= 0:
+        return 0
+    end = base + nbytes
+    head = min(end, base + (-base) % BURST_BOUNDARY)  # up to the first 4 KB boundary
+    n = len(bursts(head - base, bus_bytes, base)) if head > base else 0
+    blocks = (end - head) // BURST_BOUNDARY
+    per_block = len(bursts(BURST_BOUNDARY, bus_bytes, 0))
+    tail = head + blocks * BURST_BOUNDARY
+    return n + blocks * per_block + len(bursts(end - tail, bus_bytes, tail))
+
+
 def stream_beats(nbytes: int) -> int:
     """Beats of an array streamed through an AXI-Stream chain (one a cycle, no address phase)."""
     return -(-nbytes // (STREAM_BITS // 8))
@@ -56,4 +70,7 @@ def stream_beats(nbytes: int) -> int:
 def transfer_cycles(nbytes: int, bus_bytes: int, latency: int, base: int = 0) -> int:
     """Cycles of one array transfer: per burst, its latency plus its beats (one burst
     outstanding at a time; read: AR -> first R beat; write: last W beat -> B)."""
-    return sum(latency + b for b in bursts(nbytes, bus_bytes, base))
+    if nbytes <= 0:
+        return 0
+    # every burst starts bus-word aligned, so the beats are the bus words the bytes touch
+    return latency * burst_count(nbytes, bus_bytes, base) + -(-nbytes // bus_bytes)
