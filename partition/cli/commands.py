@@ -85,14 +85,14 @@ def _load_profile_or_run(args: argparse.Namespace, app: Path, app_args: list[str
     from partition.profile.model import load_profile
     from partition.report import progress
 
+    if args.samples < 0:  # (checked with --profile too: a wrong option is said, not ignored)
+        raise PartitionError(f"--samples {args.samples}: give 0 or more")
+    limits = _run_limits(args)
     if args.profile:
         prof = load_profile(Path(args.profile))
         if Path(prof.app).name != app.name:
             raise PartitionError(f"{args.profile}: this profile is of {prof.app}, not {app.name}")
         return prof
-    if args.samples < 0:
-        raise PartitionError(f"--samples {args.samples}: give 0 or more")
-    limits = _run_limits(args)
     with progress.step(f"profiling {app.name}"):
         return run_profile(app, app_args, samples=args.samples, echo=False, **limits)
 

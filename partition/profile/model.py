@@ -48,6 +48,7 @@ import numpy as np
 
 from partition.errors import PartitionError
 from partition.profile.records import instance_fields, make_instance, make_record, record_kind, record_values
+from partition.profile.validate import check_fields, check_host
 
 FORMAT = "partition-profile/1"
 MAIN = "<main>"
@@ -344,8 +345,12 @@ class Profile:
                 "make one with `partition profile APP`"
             )
         try:
+            check_fields(Profile, data, "profile")
+            check_host(data["host"])
             funcs = {}
             for name, f in data["functions"].items():
+                if f["name"] != name:
+                    raise ValueError(f"profile.functions.{name}: named {f['name']!r}")
                 f = dict(f)
                 f["samples"] = [Sample(**s) for s in f.get("samples", [])]
                 for k, smp in enumerate(f["samples"]):
