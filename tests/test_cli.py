@@ -337,9 +337,24 @@ def test_an_app_that_never_ends_is_stopped_or_planned_from_part_of_its_run(tmp_p
     assert_clean_error(run("plan", str(app), "--board", "pynq-z2", "--profile-for", "0"), "--profile-for 0")
 
 
+def app_running_under(proc: subprocess.Popen) -> list:
+    """The child processes of a `partition` run once the app it profiles is in its main loop."""
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + 60
+    children: list = []
+    while not children and time.monotonic() < deadline:
+        children = psutil.Process(proc.pid).children()
+        time.sleep(0.1)
+    assert children, "the app never started"
+    time.sleep(1)  # the app is in its main loop
+    return children
+
+
 def test_the_profiled_app_dies_with_partition_even_on_sigkill(tmp_path):
     import signal
-    import time
 
     import psutil
 
@@ -349,13 +364,7 @@ def test_the_profiled_app_dies_with_partition_even_on_sigkill(tmp_path):
     cmd = [sys.executable, "-m", "partition", "profile", str(app), "--out", str(tmp_path / "p.json")]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        children: list = []
-        while not children and time.monotonic() < deadline:
-            children = psutil.Process(proc.pid).children()
-            time.sleep(0.1)
-        assert children, "the app never started"
-        time.sleep(1)  # the app is in its main loop
+        children = app_running_under(proc)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         _gone, alive = psutil.wait_procs(children, timeout=3)
@@ -382,7 +391,6 @@ def test_one_run_at_a_time_on_an_out_folder_and_a_dead_runs_leftovers_go(tmp_pat
 
 def test_sigterm_while_profiling_ends_the_app_and_exits_143(tmp_path):
     import signal
-    import time
 
     import psutil
 
@@ -402,13 +410,7 @@ def test_sigterm_while_profiling_ends_the_app_and_exits_143(tmp_path):
     ]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        children: list = []
-        while not children and time.monotonic() < deadline:
-            children = psutil.Process(proc.pid).children()
-            time.sleep(0.1)
-        assert children, "the app never started"
-        time.sleep(1)
+        children = app_running_under(proc)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=10) == 143
         assert "partition: terminated (SIGTERM)" in proc.stderr.read()
@@ -423,7 +425,6 @@ def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
     """Ctrl-C reaches the whole foreground process group: the app's own handler swallows it,
     partition does not, and takes the app down with it."""
     import signal
-    import time
 
     import psutil
 
@@ -450,12 +451,7 @@ def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
         cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     try:
-        deadline = time.monotonic() + 60
-        children: list = []
-        while not children and time.monotonic() < deadline:
-            children = psutil.Process(proc.pid).children()
-            time.sleep(0.1)
-        time.sleep(1)
+        children = app_running_under(proc)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
         assert proc.wait(timeout=10) == 130
         assert "partition: interrupted" in proc.stderr.read()

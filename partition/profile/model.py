@@ -72,7 +72,7 @@ def encode_value(v: Any, top: bool = True) -> dict[str, Any]:
     """Encode a Python/numpy value for JSON; unsupported objects become opaque (as do objects
     of the app's classes inside another value: `top` is False there)."""
     if isinstance(v, np.ndarray):
-        if v.dtype.kind not in "biuf" or v.dtype.itemsize > 8:
+        if not recordable(v.dtype):
             return {"t": "opaque", "pytype": f"ndarray[{v.dtype}]"}
         a = np.ascontiguousarray(v)
         le = a.astype(a.dtype.newbyteorder("<"), copy=False)
@@ -154,22 +154,13 @@ def decode_value(d: dict[str, Any]) -> Any:
     return None
 
 
-_DTYPES = frozenset(
-    (
-        "bool",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "float16",
-        "float32",
-        "float64",
-    )
-)
+def recordable(dt: np.dtype) -> bool:
+    """Whether arrays of `dt` are recorded with their data (`encode_value`); others are opaque."""
+    return dt.kind in "biuf" and dt.itemsize <= 8
+
+
+# the dtype names a recorded array can carry: every numpy type `recordable` admits
+_DTYPES = frozenset(np.dtype(c).name for c in np.typecodes["All"] if recordable(np.dtype(c)))
 _KINDS = frozenset(
     (
         "ndarray",
