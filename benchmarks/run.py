@@ -9,6 +9,7 @@ from benchmarks import (
     bench_baselines,
     bench_fidelity,
     bench_measure,
+    bench_memory,
     bench_pipeline,
     bench_roofline,
     bench_solve,
@@ -27,6 +28,7 @@ def main() -> int:
         ("tiling", bench_tiling.main),
         ("roofline", bench_roofline.main),
         ("measure", bench_measure.main),
+        ("memory", bench_memory.main),
     ):
         print(f"== benchmark: {name}", flush=True)
         rc |= fn([])
