@@ -105,7 +105,7 @@ def test_a_killed_workers_job_is_retried(tmp_path: Path) -> None:
     import cloudpickle
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import tests/
-    jobs = [Job("k", f"v{i}", "top", (), (), (), "xc7", (0, 0), ()) for i in range(3)]
+    jobs = [Job("k", f"v{i}", "top", (), (), (), "xc7", (0, 0), 5_000_000, ()) for i in range(3)]
     records, hits = run_jobs(
         jobs, workers=2, cache=None, progress=None, fn=functools.partial(_die_once, tmp_path)
     )

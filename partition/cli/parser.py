@@ -218,9 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--timeout-cycles",
                 type=int,
-                default=5_000_000,
+                default=None,
                 metavar="N",
-                help="fail a call that has not signalled ap_done after N cycles (default 5,000,000)",
+                help="fail a call that has not signalled ap_done after N cycles (default: 4× the "
+                "variant's estimate, at least 5,000,000)",
             )
         if name == "synth":
             sp.add_argument(

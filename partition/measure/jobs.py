@@ -47,6 +47,7 @@ class Job:
     tools: tuple[str, ...]
     family: str  # yosys synth_xilinx family
     latencies: tuple[int, int]  # the board's DDR read and write latencies (cycles)
+    timeout_cycles: int  # a call not done by then fails (`flow.cycle_budget` of the estimate)
     versions: tuple[tuple[str, str], ...]  # partition and each tool
 
     @property
@@ -60,6 +61,7 @@ class Job:
             "tools": list(self.tools),
             "family": self.family,
             "latencies": list(self.latencies),
+            "timeout_cycles": self.timeout_cycles,
             "versions": [list(v) for v in self.versions],
         }
         h.update(json.dumps(head, sort_keys=True).encode())
@@ -138,6 +140,7 @@ def jobs_for_tree(
     from partition.plan.preparation import checked_vectors
     from partition.profile.model import load_profile
     from partition.rtl import RtlUnsupported, RtlVariantUnsupported, generate_rtl, vector_files
+    from partition.sim import flow
 
     tree = Path(tree)
     plan = read_tree_plan(tree)
@@ -208,6 +211,7 @@ def jobs_for_tree(
                     tools=job_tools,
                     family=family,
                     latencies=latencies,
+                    timeout_cycles=flow.cycle_budget(v["estimate"]["cycles"]),
                     versions=tool_versions(job_tools),
                 )
             )
@@ -296,7 +300,10 @@ def run_job(job: Job) -> dict[str, Any]:
 
         if "verilator" in job.tools:
             try:
-                sim = flow.simulate(srcs, job.top, root / "rtl", root / "tests", root / "run", job.latencies)
+                sim = flow.simulate(
+                    srcs, job.top, root / "rtl", root / "tests", root / "run", job.latencies,
+                    timeout_cycles=job.timeout_cycles,
+                )  # fmt: skip
             except PartitionError as e:
                 sim = {"status": "error", "tool": "cocotb + verilator", "detail": e.message}
             if "detail" in sim:

@@ -104,6 +104,16 @@ def lint_kernel(tree: Path, kernel: str) -> dict[str, Any]:
     )
 
 
+TIMEOUT_FLOOR_CYCLES = 5_000_000
+TIMEOUT_MARGIN = 4  # × the estimate: the vectors include edge-case lengths, the estimate a typical call
+
+
+def cycle_budget(estimate_cycles: int | None) -> int:
+    """The cycles a testbench waits for ap_done before failing a call: a slow variant (a `seq`
+    one, a big array) is not failed for being slow, a hung kernel still is."""
+    return max(TIMEOUT_FLOOR_CYCLES, TIMEOUT_MARGIN * int(estimate_cycles or 0))
+
+
 def simulate(
     srcs: list[Path],
     top: str,
@@ -114,7 +124,7 @@ def simulate(
     *,
     simulator: str = "verilator",
     waves: bool = False,
-    timeout_cycles: int = 5_000_000,
+    timeout_cycles: int = TIMEOUT_FLOOR_CYCLES,
 ) -> dict[str, Any]:
     """Build (once, in `folder`/sim_build) and run the cocotb kernel testbench (`module_dir`/
     kernel_tb.py) on the vectors in `folder`; the result fields (status, cycles per vector
@@ -171,12 +181,17 @@ def sim_kernel(
     *,
     simulator: str = "verilator",
     waves: bool = False,
-    timeout_cycles: int = 5_000_000,
+    timeout_cycles: int | None = None,
 ) -> dict[str, Any]:
-    """Build (once) and run the kernel's testbench on its vectors; the result record."""
+    """Build (once) and run the kernel's testbench on its vectors; the result record.
+    `timeout_cycles` defaults to `cycle_budget` of the estimate."""
     tree = Path(tree).resolve()
     plan = _plan(tree)
     task = next(t for t in plan["tasks"] if t.get("kernel") == kernel)
+    # the estimate of the variant the RTL implements (trees from before variants: the base one)
+    estimate = task.get("rtl", {}).get("estimate_cycles") or task["fpga"]["estimate"]["cycles"]
+    if timeout_cycles is None:
+        timeout_cycles = cycle_budget(estimate)
     srcs, top = _sources(tree, kernel)
     run_dir = tree / "results" / kernel / "rtl_sim"
     board = plan["board"]
@@ -191,10 +206,7 @@ def sim_kernel(
         waves=waves,
         timeout_cycles=timeout_cycles,
     )
-    # the estimate of the variant the RTL implements (trees from before variants: the base one)
-    record["estimate_cycles"] = (
-        task.get("rtl", {}).get("estimate_cycles") or task["fpga"]["estimate"]["cycles"]
-    )
+    record["estimate_cycles"] = estimate
     record["variant"] = task.get("rtl", {}).get("variant", "base")
     record["junit"] = str((run_dir / "results.xml").relative_to(tree))
     if waves:
