@@ -12,11 +12,15 @@ allowed failures.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from partition.errors import PartitionError
+from partition.procs import end_descendants
 
 CONNECT_TIMEOUT_S = 10
 
@@ -47,11 +51,32 @@ def client(scheduler: str | None = None, workers: int | None = None) -> Iterator
             c.close()
         return
     n = workers or os.cpu_count() or 1
-    with (
-        LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        Client(cluster) as c,
-    ):
-        yield c
+    with _sigint_ignored():  # (the workers inherit it)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, Client(cluster) as c:
+        try:
+            yield c
+        except BaseException as e:
+            if not isinstance(e, Exception):  # Ctrl-C, SIGTERM: the workers end now, not gracefully
+                logging.getLogger("distributed").setLevel(logging.CRITICAL)
+                # (multiprocessing's resource tracker ends by itself with partition; killed, it is
+                # relaunched and complains)
+                end_descendants(at_once=True, spare="multiprocessing.resource_tracker")
+            raise
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Start worker processes with Ctrl-C ignored: it reaches the whole foreground process group,
+    and workers dying of it print their tracebacks; partition alone handles it and ends them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def map_tasks(

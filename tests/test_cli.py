@@ -462,6 +462,81 @@ def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _when_running(proc: subprocess.Popen, names: set[str]) -> list:
+    """The processes below `proc` once one of them is named in `names` (a compiler, a tool)."""
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        below = psutil.Process(proc.pid).children(recursive=True)
+        if any(p.name() in names for p in below if p.is_running()):
+            return below
+        time.sleep(0.05)
+    raise AssertionError(f"none of {names} started under partition")
+
+
+@pytest.mark.sim
+def test_sigterm_while_verilator_compiles_ends_the_compilers_too(tmp_path, small_profile):
+    """make's children (the C++ compilers) are below partition too: none outlives it."""
+    import signal
+
+    import psutil
+
+    assert plan(tmp_path, small_profile).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CCACHE_DISABLE": "1"}
+    cmd = [sys.executable, "-m", "partition", "sim", str(tmp_path / "b")]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        below = _when_running(proc, {"cc1plus", "c++", "g++"})
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 143
+        assert proc.stderr.read() == "partition: terminated (SIGTERM)\n"
+        _gone, alive = psutil.wait_procs(below, timeout=3)
+        assert not alive, alive
+        assert not list((tmp_path / "b" / "results").rglob("rtl_sim.json"))
+    finally:
+        proc.kill()
+
+
+@pytest.mark.sim
+def test_ctrl_c_during_partition_measure_on_a_local_cluster(tmp_path, small_profile):
+    """Ctrl-C reaches the Dask workers too: they end with partition, silently."""
+    import signal
+
+    import psutil
+
+    assert plan(tmp_path, small_profile).returncode == 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "partition",
+        "measure",
+        str(tmp_path / "b"),
+        "--tools",
+        "yosys",
+        "--workers",
+        "2",
+    ]
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        below = _when_running(proc, {"yosys"})
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+        err = proc.stderr.read().splitlines()
+        assert err[-1] == "partition: interrupted" and all(ln.startswith("measure [") for ln in err[:-1]), err
+        _gone, alive = psutil.wait_procs(below, timeout=3)
+        assert not alive, alive
+        assert not (tmp_path / "b" / "results" / "measure.json").exists()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def test_temporary_folders_of_killed_runs_are_removed_by_the_next(tmp_path):
     import tempfile
 

@@ -15,6 +15,7 @@ from partition.cli.commands import cmd_boards, cmd_explain, cmd_plan, cmd_profil
 from partition.cli.parser import build_parser, split_app_args
 from partition.cli.verify import cmd_cosim, cmd_measure, cmd_verify
 from partition.errors import PartitionError
+from partition.procs import adopt_orphans, end_descendants
 
 __all__ = ["build_parser", "main"]
 
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _main(argv)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    adopt_orphans()
     try:
         return _main(argv)
     finally:
@@ -66,9 +68,11 @@ def _main(argv: list[str] | None) -> int:
         print(f"partition: error: {e.message}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
+        end_descendants()
         print("partition: interrupted", file=sys.stderr)
         return 130
     except Terminated:
+        end_descendants()
         print("partition: terminated (SIGTERM)", file=sys.stderr)
         return 143
     except Exception as e:  # a bug in partition itself, not in the user's input
