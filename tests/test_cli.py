@@ -337,6 +337,19 @@ def test_an_app_that_never_ends_is_stopped_or_planned_from_part_of_its_run(tmp_p
     assert_clean_error(run("plan", str(app), "--board", "pynq-z2", "--profile-for", "0"), "--profile-for 0")
 
 
+def start(*args: str, group: bool = False, stderr=subprocess.PIPE, **env: str) -> subprocess.Popen:
+    """`partition ARGS` started in the background (`group`: in a session of its own, as a
+    terminal's foreground job is, so a Ctrl-C can reach the whole group)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "partition", *args],
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+        start_new_session=group,
+    )
+
+
 def app_running_under(proc: subprocess.Popen) -> list:
     """The child processes of a `partition` run once the app it profiles is in its main loop."""
     import time
@@ -360,9 +373,7 @@ def test_the_profiled_app_dies_with_partition_even_on_sigkill(tmp_path):
 
     app = tmp_path / "poll.py"
     app.write_text(POLLING_APP)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "partition", "profile", str(app), "--out", str(tmp_path / "p.json")]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = start("profile", str(app), "--out", str(tmp_path / "p.json"), stderr=subprocess.DEVNULL)
     try:
         children = app_running_under(proc)
         proc.send_signal(signal.SIGKILL)
@@ -396,19 +407,7 @@ def test_sigterm_while_profiling_ends_the_app_and_exits_143(tmp_path):
 
     app = tmp_path / "poll.py"
     app.write_text(POLLING_APP)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [
-        sys.executable,
-        "-m",
-        "partition",
-        "plan",
-        str(app),
-        "--board",
-        "pynq-z2",
-        "--out",
-        str(tmp_path / "o"),
-    ]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = start("plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "o"))
     try:
         children = app_running_under(proc)
         proc.send_signal(signal.SIGTERM)
@@ -435,21 +434,7 @@ def test_ctrl_c_stops_partition_even_when_the_app_ignores_it(tmp_path):
         "    signal.signal(signal.SIGINT, lambda *a: print('app: ignoring Ctrl-C'))\n"
         "    while True:\n        work(64)\n        time.sleep(0.01)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [
-        sys.executable,
-        "-m",
-        "partition",
-        "plan",
-        str(app),
-        "--board",
-        "pynq-z2",
-        "--out",
-        str(tmp_path / "o"),
-    ]
-    proc = subprocess.Popen(
-        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    proc = start("plan", str(app), "--board", "pynq-z2", "--out", str(tmp_path / "o"), group=True)
     try:
         children = app_running_under(proc)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
@@ -485,9 +470,7 @@ def test_sigterm_while_verilator_compiles_ends_the_compilers_too(tmp_path, small
     import psutil
 
     assert plan(tmp_path, small_profile).returncode == 0
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CCACHE_DISABLE": "1"}
-    cmd = [sys.executable, "-m", "partition", "sim", str(tmp_path / "b")]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = start("sim", str(tmp_path / "b"), CCACHE_DISABLE="1")
     try:
         below = _when_running(proc, {"cc1plus", "c++", "g++"})
         proc.send_signal(signal.SIGTERM)
@@ -508,21 +491,7 @@ def test_ctrl_c_during_partition_measure_on_a_local_cluster(tmp_path, small_prof
     import psutil
 
     assert plan(tmp_path, small_profile).returncode == 0
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [
-        sys.executable,
-        "-m",
-        "partition",
-        "measure",
-        str(tmp_path / "b"),
-        "--tools",
-        "yosys",
-        "--workers",
-        "2",
-    ]
-    proc = subprocess.Popen(
-        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    proc = start("measure", str(tmp_path / "b"), "--tools", "yosys", "--workers", "2", group=True)
     try:
         below = _when_running(proc, {"yosys"})
         os.killpg(proc.pid, signal.SIGINT)
