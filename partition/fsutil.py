@@ -47,10 +47,15 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# a build tree of the examples is 1-4 MB, one with recorded calls of 16 MB (the cap) a few
+# tens: below this much free space, writing it would fail half-way
+MIN_FREE_BYTES = 64 * 1024 * 1024
+
+
 def check_out(out: Path, app: Path) -> None:
     """That a build tree can go to `out`, checked before the app runs: not the working folder
     or a folder holding the app (writing the tree replaces the whole folder), not inside a
-    file, and in a folder this user can write to."""
+    file, in a folder this user can write to, on a file system with room for a tree."""
     target = Path(out).resolve()
     held = Path(app).resolve()
     cwd = Path.cwd().resolve()
@@ -77,6 +82,16 @@ def check_out(out: Path, app: Path) -> None:
         raise PartitionError(
             f"--out {out}: cannot write in {parent} (no permission, or a read-only file system); "
             "give a folder you can write to"
+        )
+    try:
+        free = shutil.disk_usage(parent).free
+    except OSError:
+        return
+    if free < MIN_FREE_BYTES:
+        raise PartitionError(
+            f"--out {out}: {free / 1e6:.0f} MB free on its file system; a build tree needs at least "
+            f"{MIN_FREE_BYTES / 1e6:.0f} MB (more with large recorded calls): free some space or give "
+            "--out on another file system"
         )
 
 

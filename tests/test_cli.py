@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from partition.errors import PartitionError
+
 APPS = Path(__file__).parent / "cli_apps"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -254,6 +256,19 @@ def test_bad_out_and_options_are_refused_before_the_app_runs(tmp_path):
     r = run("plan", str(app), "--board", "pynq-z2", "--out", ".", "--force", cwd=work)
     assert_clean_error(r, "which is the working folder")
     assert not (home / "ran").exists()
+
+
+def test_an_out_folder_on_a_full_file_system_is_refused_up_front(tmp_path, monkeypatch):
+    import collections
+
+    from partition import fsutil
+
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(fsutil.shutil, "disk_usage", lambda p: usage(10**9, 10**9 - 5 * 10**6, 5 * 10**6))
+    with pytest.raises(PartitionError, match=r"--out .*/b: 5 MB free on its file system; .* at least 67 MB"):
+        fsutil.check_out(tmp_path / "b", APPS / "small_app.py")
+    monkeypatch.setattr(fsutil.shutil, "disk_usage", lambda p: usage(10**10, 0, 10**10))
+    fsutil.check_out(tmp_path / "b", APPS / "small_app.py")
 
 
 def test_a_file_in_latin_1_with_its_coding_line_plans(tmp_path):
