@@ -52,16 +52,14 @@ def client(scheduler: str | None = None, workers: int | None = None) -> Iterator
         return
     n = workers or os.cpu_count() or 1
     with _sigint_ignored():  # (the workers inherit it)
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
     with cluster, Client(cluster) as c:
         try:
             yield c
         except BaseException as e:
             if not isinstance(e, Exception):  # Ctrl-C, SIGTERM: the workers end now, not gracefully
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
-                # (multiprocessing's resource tracker ends by itself with partition; killed, it is
-                # relaunched and complains)
-                end_descendants(at_once=True, spare="multiprocessing.resource_tracker")
+                end_descendants(at_once=True)
             raise
 
 

@@ -20,10 +20,16 @@ from pathlib import Path
 PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 
 
-def adopt_orphans() -> None:
-    """Make this process the parent of its descendants' orphans (Linux; elsewhere nothing)."""
+def adopt_orphans(on: bool = True) -> None:
+    """Make this process the parent of its descendants' orphans, or (`on` False) stop (Linux;
+    elsewhere nothing)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
+
+
+# multiprocessing's resource tracker ignores SIGTERM and ends by itself when partition does;
+# killed, it is relaunched and complains
+SPARED = "multiprocessing.resource_tracker"
 
 
 def descendants(root: int | None = None) -> list[int]:
@@ -72,21 +78,26 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def end_descendants(grace_s: float = 1.0, *, at_once: bool = False, spare: str | None = None) -> None:
+def _below() -> list[int]:
+    return [p for p in descendants() if _alive(p) and SPARED not in _cmdline(p)]
+
+
+def end_descendants(grace_s: float = 1.0, *, at_once: bool = False) -> None:
     """SIGTERM every process below this one, SIGKILL those still running after `grace_s`
-    (`at_once`: SIGKILL straight away, for processes that would only print their ending;
-    `spare`: leave processes whose command line contains it)."""
-    pids = [p for p in descendants() if not (spare and spare in _cmdline(p))]
+    (`at_once`: SIGKILL straight away, for processes that would only print their ending).
+    The processes are listed again before each signal (only what is still below this process
+    is signalled, and what started meanwhile is included)."""
     for sig in (signal.SIGKILL,) if at_once else (signal.SIGTERM, signal.SIGKILL):
-        for pid in pids:
-            with contextlib.suppress(OSError):
-                os.kill(pid, sig)
         deadline = time.monotonic() + grace_s
         while True:
+            pids = _below()
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
             _reap()
-            pids = [p for p in pids if _alive(p)]
             if not pids or time.monotonic() > deadline:
                 break
-            time.sleep(0.02)
-        if not pids:
-            return
+            time.sleep(0.05)
+            _reap()
+            if not _below():
+                return

@@ -34,25 +34,26 @@ def workers() -> Profile:
 
 def test_forked_workers_are_profiled_apart_from_the_main_process(workers: Profile) -> None:
     c = workers.children
-    assert c is not None and c["forked"] == 6 and c["reported"] == 6  # 2 + 2 workers, 2 forks
+    assert c is not None and c["forked"] == 8 and c["reported"] == 8  # 2 + 2 + 2 workers, 2 forks
     job, adler = workers.functions["checksum_job"], workers.functions["adler32"]
-    assert (job.calls, job.child_calls) == (0, 12)  # 6 + 4 pool jobs, 2 forked children
-    assert (adler.calls, adler.child_calls) == (0, 12)
+    assert (job.calls, job.child_calls) == (0, 14)  # 6 + 4 + 2 pool jobs, 2 forked children
+    assert (adler.calls, adler.child_calls) == (0, 14)
+    assert job.callers == {"main": 12, "in_child": 2} and not job.samples and not job.globals
     assert adler.child_s > 0 and job.child_s >= adler.child_s
     assert workers.functions["main"].calls == 1 and workers.functions["main"].child_calls == 0
     assert job.arg_sigs[0]["type"] == "int"
     again = Profile.from_json(workers.to_json())
-    assert again.children == c and again.functions["adler32"].child_calls == 12
+    assert again.children == c and again.functions["adler32"].child_calls == 14
 
 
 def test_the_plan_keeps_worker_functions_on_the_cpu_and_says_why(workers: Profile) -> None:
     plan = make_plan(workers, APPS, load_board("pynq-z2"), Options(pin_fpga=["adler32"]))
     tasks = {t["name"]: t for t in plan.data["tasks"]}
     assert tasks["adler32"]["placement"] == "cpu"
-    assert "runs in child processes (12 call(s)" in tasks["adler32"]["reason"]
+    assert "runs in child processes (14 call(s)" in tasks["adler32"]["reason"]
     warnings = "\n".join(plan.data["warnings"])
     assert "--pin-fpga adler32: it cannot become a kernel" in warnings
-    assert "6 forked child process(es)" in warnings and "adler32 (12 call(s)" in warnings
+    assert "8 forked child process(es)" in warnings and "adler32 (14 call(s)" in warnings
     assert "wrote no profile" not in warnings
 
 

@@ -68,3 +68,39 @@ def test_the_plan_names_the_reason_each_stays_on_the_cpu(profiled: tuple[Profile
     assert "async generator" in why["agen"]
     warnings = "\n".join(plan.data["warnings"])
     assert "--pin-fpga square: it cannot become a kernel" in warnings and "lambda" in warnings
+
+
+def _accumulator():
+    total = 0
+    while True:
+        try:
+            x = yield total
+        except ValueError:
+            yield "reset"
+            total = 0
+            continue
+        total += x
+
+
+@pytest.mark.parametrize("recording", [True, False])
+def test_a_wrapped_generator_keeps_every_protocol_while_recording_or_not(recording: bool) -> None:
+    """send/throw pass through whether or not the recorder records at that moment (it pauses
+    during every sampled call), and a generator stays a generator (not awaitable)."""
+    import inspect
+
+    from partition.profile import recorder, resumable
+
+    recorder.reset(0)
+    recorder.register("acc", "acc", "t.py", 1, "generator")
+    wrapped = resumable.generator_wrapper(recorder.tasks()["acc"], _accumulator)
+    recorder.start()
+    try:
+        g = wrapped()
+        assert next(g) == 0
+        if not recording:
+            recorder.stop()
+        assert (g.send(7), g.send(3), g.throw(ValueError), next(g), g.send(2)) == (7, 10, "reset", 0, 2)
+        assert not inspect.isawaitable(g) and g.__name__ == "_accumulator"
+        g.close()
+    finally:
+        recorder.stop()

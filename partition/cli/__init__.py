@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     finally:
+        adopt_orphans(False)  # (main() may run inside another program: leave it as it was)
         signal.signal(signal.SIGTERM, previous)
 
 

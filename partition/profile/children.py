@@ -33,6 +33,9 @@ from partition.profile import recorder
 from partition.profile.model import FunctionProfile
 
 _FIELDS = {f.name for f in dataclasses.fields(FunctionProfile)}
+# what a child reports of each function (not its samples or globals: those are the main process's)
+_KEPT = {"name", "qualname", "file", "line", "kind", "params", "arg_sigs", "return_sig", "callers",
+         "ancestors", "calls", "total_s", "self_s"}  # fmt: skip
 
 _dir: Path | None = None
 _forks = 0
@@ -65,7 +68,9 @@ def _dump() -> None:
         data = {
             "pid": os.getpid(),
             "forks": _forks,
-            "functions": {n: {**dataclasses.asdict(f), "samples": []} for n, f in funcs.items()},
+            "functions": {
+                n: {k: v for k, v in dataclasses.asdict(f).items() if k in _KEPT} for n, f in funcs.items()
+            },
         }
         tmp = _dir / f".child-{os.getpid()}.tmp"
         tmp.write_text(json.dumps(data, sort_keys=True))
@@ -134,16 +139,23 @@ def _roots(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 def merge(functions: dict[str, FunctionProfile], reports: list[dict[str, Any]]) -> None:
     """Add the children's calls and times to `functions` as `child_calls`/`child_s`; a function
-    that ran only in children enters with no calls of the main process."""
+    that ran only in children enters with no calls of the main process, and with the callers
+    the children saw."""
+    only_in_children = set()
     for r in reports:
         for name, f in sorted(r["functions"].items()):
             fp = functions.get(name)
             if fp is None:
                 fields = {k: v for k, v in f.items() if k in _FIELDS}
                 fp = functions[name] = FunctionProfile(
-                    **{**fields, "calls": 0, "total_s": 0.0, "self_s": 0.0, "samples": []}
+                    **{**fields, "calls": 0, "total_s": 0.0, "self_s": 0.0, "callers": {}}
                 )
+                only_in_children.add(name)
+            if name in only_in_children:
+                for caller, n in f.get("callers", {}).items():
+                    fp.callers[caller] = fp.callers.get(caller, 0) + int(n)
             fp.child_calls += int(f["calls"])
             fp.child_s += float(f["total_s"])
     for name in sorted(functions):  # the profile's functions stay in name order
         functions[name] = functions.pop(name)
+        functions[name].callers = dict(sorted(functions[name].callers.items()))

@@ -48,7 +48,7 @@ import numpy as np
 
 from partition.errors import PartitionError
 from partition.profile.records import instance_fields, make_instance, make_record, record_kind, record_values
-from partition.profile.validate import check_fields, check_host
+from partition.profile.validate import check_children, check_fields, check_host
 
 FORMAT = "partition-profile/1"
 MAIN = "<main>"
@@ -366,22 +366,10 @@ class Profile:
                 stopped_after_s=None
                 if data.get("stopped_after_s") is None
                 else float(data["stopped_after_s"]),
-                children=_children(data.get("children")),
+                children=check_children(data.get("children")),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise PartitionError(f"{source}: malformed profile ({e}); re-run `partition profile`") from e
-
-
-def _children(data: Any) -> dict[str, Any] | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise TypeError(f"children: expected an object, not {type(data).__name__}")
-    out = {k: int(data[k]) for k in ("forked", "reported")}
-    out.update({k: float(data[k]) for k in ("cpu_s", "profiled_s")})
-    if any(v < 0 for v in out.values()):
-        raise ValueError("children: negative figure")
-    return out
 
 
 def save_profile(profile: Profile, path: Path) -> None:

@@ -457,6 +457,7 @@ def rebase() -> None:
     for t in _tasks.values():
         t.calls = t.self_ns = t.total_ns = t.errors = 0
         t.samples = []
+        t.glob_dict, t.glob_values = None, {}  # (the main process records the globals)
     for site in _sites:
         site.calls = 0
         for slot in site.slots:

@@ -33,33 +33,34 @@ def _count(task: Task) -> None:
 
 def _steps(task: Task, it: Any) -> Generator[Any, Any, Any]:
     """Run generator or coroutine `it` to its end, one timed step per resume (PEP 380's
-    `yield from`, with a clock around each step)."""
+    `yield from`, with a clock around each step while the recorder records)."""
     # the invisible cost of a step (resuming through this frame) is not a call's: nothing is
     # charged for it, rather than a call's calibrated cost, which would be taken off the consumer
     ku = 0
     send: Any = None
     throw: BaseException | None = None
     while True:
-        if not recorder.recording():
-            if throw is not None:
-                it.throw(throw)  # pragma: no cover - recording stopped while the app still runs
-            return (yield from it)
-        t0 = recorder.now()
-        stack = recorder.thread_stack()
-        parent = stack[-1]
-        site = parent[0].sites.get(task) or recorder.new_site(parent[0].ctx, task)
-        frame = [site, 0, 0]
-        stack.append(frame)
-        start = recorder.now()
+        timed = recorder.recording()
+        if timed:
+            t0 = recorder.now()
+            stack = recorder.thread_stack()
+            parent = stack[-1]
+            site = parent[0].sites.get(task) or recorder.new_site(parent[0].ctx, task)
+            frame = [site, 0, 0]
+            stack.append(frame)
+            start = recorder.now()
         try:
             value = it.throw(throw) if throw is not None else it.send(send)
         except StopIteration as stop:
-            recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
+            if timed:
+                recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
             return stop.value
         except BaseException:
-            recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
+            if timed:
+                recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
             raise
-        recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
+        if timed:
+            recorder.close_step(task, site, parent, stack, frame, start, t0, ku)
         send, throw = None, None
         try:
             send = yield value
@@ -70,7 +71,11 @@ def _steps(task: Task, it: Any) -> Generator[Any, Any, Any]:
             throw = e
 
 
-_awaitable_steps = types.coroutine(_steps)
+# the same steps as an awaitable (a generator-based coroutine) for `async def`: made from a copy,
+# since types.coroutine marks the function it is given, and `_steps` must stay a plain generator
+_awaitable_steps = types.coroutine(
+    types.FunctionType(_steps.__code__, _steps.__globals__, "_awaitable_steps", _steps.__defaults__)
+)
 
 
 def generator_wrapper(task: Task, fn: Any) -> Any:
@@ -80,7 +85,9 @@ def generator_wrapper(task: Task, fn: Any) -> Any:
         if not recorder.recording():
             return it
         _count(task)
-        return _steps(task, it)
+        steps = _steps(task, it)
+        steps.__name__, steps.__qualname__ = it.__name__, it.__qualname__  # (as the app's repr shows)
+        return steps
 
     return wrapper
 

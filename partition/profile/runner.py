@@ -65,10 +65,33 @@ def _exit_status(e: SystemExit) -> int:
 
 
 def _join_threads() -> None:
-    """Wait for the app's non-daemon threads, as the interpreter would at exit."""
+    """Wait for the app's non-daemon threads, as the interpreter would at exit: first the
+    callbacks it runs then (concurrent.futures shuts its executors down there, so a process
+    pool left open does not wait forever), then multiprocessing's exit work (a Pool left open
+    ends its workers, which then write what they recorded)."""
+    for call in reversed(getattr(threading, "_threading_atexits", [])):
+        with contextlib.suppress(Exception):
+            call()
+    mp_util = sys.modules.get("multiprocessing.util")
+    if mp_util is not None:
+        with contextlib.suppress(Exception):
+            mp_util._exit_function()
     for t in threading.enumerate():
         if t is not threading.main_thread() and not t.daemon:
             t.join()
+
+
+def _end_as_python_would(status: int) -> None:
+    """End a forked child of the app's that left the app's code: its atexit handlers, its
+    streams flushed, then the exit (which writes what it recorded)."""
+    import atexit
+
+    with contextlib.suppress(BaseException):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 def _print_app_traceback(e: BaseException) -> None:
@@ -198,10 +221,11 @@ def main_profile(
     recorder.start()
     status, seconds, error = run_app(code, app, argv, stop_after)
     recorder.stop()
-    if os.getpid() != main_pid:  # a forked child of the app's that returned into this code
-        os._exit(status)
     if error is not None:
         _print_app_traceback(error)
+    if os.getpid() != main_pid:  # a forked child of the app's that returned into this code:
+        _end_as_python_would(status)  # it ends here, as its interpreter would
+    forked, reports = children.gather()  # (before the replay, whose own children are not the app's)
     if status != 0:
         _write(out, {"status": "failed", "exit": status})
         return status
@@ -210,7 +234,6 @@ def main_profile(
         edges = recorder.edges()
         if do_replay:
             replay.replay(recorder.tasks(), functions)
-        forked, reports = children.gather()
         children.merge(functions, reports)
         profile = Profile(
             app=app.name,

@@ -19,6 +19,7 @@ from typing import Any
 NON_NEGATIVE = {"line", "calls", "total_s", "self_s", "child_calls", "child_s", "bytes", "count",
                 "direct_bytes", "mutates", "callers", "wall_s", "plain_wall_s", "stopped_after_s"}  # fmt: skip
 FRACTIONS = {"native_fraction"}
+INT_LIMIT = 2**63  # counts, sizes, lines: what a 64-bit integer holds
 # figures of the profiling host's CPU (`partition.profile.bench`) the cost model divides by
 _HOST_FIGURES = ("ns",)
 
@@ -42,12 +43,14 @@ def check_type(v: Any, tp: Any, where: str) -> None:
             raise ValueError(f"{where}: expected null, not {_what(v)}")
         return
     if tp is float:
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        if isinstance(v, bool) or not isinstance(v, int | float) or not _finite(v):
             raise ValueError(f"{where}: expected a number, not {_what(v)}")
         return
     if tp in (int, str, bool):
         if not isinstance(v, tp) or (tp is int and isinstance(v, bool)):
             raise ValueError(f"{where}: expected {_NAMES[tp]}, not {_what(v)}")
+        if tp is int and not -INT_LIMIT < v < INT_LIMIT:
+            raise ValueError(f"{where}: {_what(v)} is out of range")
         return
     if origin is list:
         if not isinstance(v, list):
@@ -96,6 +99,29 @@ def _check_range(name: str, v: Any, where: str) -> None:
         raise ValueError(f"{where}: {v!r} is not between 0 and 1")
 
 
+def _finite(v: int | float) -> bool:
+    try:
+        return math.isfinite(v) and abs(v) < 1e300
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def check_children(data: Any) -> dict[str, Any] | None:
+    """The profile's `children` record (`partition.profile.children.gather`), checked."""
+    if data is None:
+        return None
+    check_type(data, dict[str, Any], "profile.children")
+    out: dict[str, Any] = {}
+    for key, tp in (("forked", int), ("reported", int), ("cpu_s", float), ("profiled_s", float)):
+        if key not in data:
+            raise ValueError(f"profile.children: {key} missing")
+        check_type(data[key], tp, f"profile.children.{key}")
+        if data[key] < 0:
+            raise ValueError(f"profile.children.{key}: {data[key]!r} is negative")
+        out[key] = tp(data[key])
+    return out
+
+
 def check_host(host: Any) -> None:
     """The profiling host's figures the CPU scaling divides by: positive numbers where present."""
     if not isinstance(host, dict):
@@ -131,4 +157,6 @@ def _what(v: Any) -> str:
         return "a list"
     if isinstance(v, str):
         return f"the string {v[:40]!r}"
+    if isinstance(v, int) and abs(v) >= INT_LIMIT:
+        return f"an integer of {len(str(abs(v)))} digits"
     return repr(v)[:40]

@@ -1,8 +1,8 @@
 """Checksums of data blocks computed in worker processes, as a batch job would.
 
 A multiprocessing Pool (ended by its `with` block, which terminates the workers), a
-ProcessPoolExecutor, and two bare forks (one child ends with os._exit, the other with
-sys.exit), so every way a forked child ends is exercised.
+ProcessPoolExecutor, two bare forks (one child ends with os._exit, the other with
+sys.exit) and a Pool never closed, so every way a forked child ends is exercised.
 """
 
 import concurrent.futures
@@ -41,6 +41,8 @@ def main():
         sums += list(ex.map(checksum_job, range(6, 10)))
     in_child(10, "_exit")
     in_child(11, "exit")
+    left_open = Pool(2)  # never closed: its workers end with the interpreter
+    sums += left_open.map(checksum_job, range(12, 14))
     print(len(sums), sums[0])
 
 
