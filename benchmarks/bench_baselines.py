@@ -48,6 +48,7 @@ from benchmarks.apps import BOARDS as APP_BOARDS  # noqa: E402
 from benchmarks.apps import DIR as APPS_DIR  # noqa: E402
 from benchmarks.apps import NAMES as APPS  # noqa: E402
 from benchmarks.apps import PROFILES  # noqa: E402
+from benchmarks.result_files import write_results  # noqa: E402
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.plan import Options, objective_of, prepare, solve_prepared, translate_all  # noqa: E402
@@ -472,10 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = ap.parse_args(argv)
     rows = bench(args.examples, args.apps, args.objectives, args.max_util, args.solver, args.reprofile)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "baselines.json").write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
-    (args.out / "baselines.md").write_text(markdown(rows))
-    print(f"wrote {args.out / 'baselines.md'}")
+    write_results(args.out, "baselines", rows, markdown(rows))
     return 0
 
 

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.result_files import write_results  # noqa: E402
 from examples import NAMES as EXAMPLES  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import build_tree  # noqa: E402
@@ -150,12 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         "tools": list(tools),
         "workers": args.workers,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "measure.json").write_text(
-        json.dumps({"env": env, "rows": rows}, indent=1, sort_keys=True) + "\n"
-    )
-    (args.out / "measure.md").write_text(markdown(rows, env))
-    print(f"wrote {args.out / 'measure.md'}")
+    write_results(args.out, "measure", {"env": env, "rows": rows}, markdown(rows, env))
     return 0 if all(r["identical"] and not r["failed"] for r in rows) else 1
 
 

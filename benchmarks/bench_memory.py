@@ -25,6 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.result_files import write_results
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "benchmarks" / "memory" / "gain_clip.py"
 SIZES_MB = [1, 10, 50, 200]
@@ -111,12 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="partition-bench-memory-") as tmp:
         rows = [row(s, Path(tmp)) for s in args.sizes]
     env = {"machine": f"{platform.machine()} {platform.system()}", "python": platform.python_version()}
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "memory.json").write_text(
-        json.dumps({"env": env, "rows": rows}, indent=1, sort_keys=True) + "\n"
-    )
-    (args.out / "memory.md").write_text(markdown(rows, env))
-    print(f"wrote {args.out / 'memory.md'}")
+    write_results(args.out, "memory", {"env": env, "rows": rows}, markdown(rows, env))
     return 0
 
 

@@ -24,7 +24,6 @@ Writes benchmarks/results/roofline.md and benchmarks/results/roofline.json.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import re
 import statistics
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.result_files import write_results  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import csim_command, generate_hls  # noqa: E402
 from partition.codegen.hls.analysis import uses_math  # noqa: E402
@@ -215,12 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="partition-roofline-") as tmp:
         rows_, meta = rows(args.board, args.kernels, Path(tmp))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "roofline.json").write_text(
-        json.dumps({"meta": meta, "rows": rows_}, indent=1, sort_keys=True) + "\n"
-    )
-    (args.out / "roofline.md").write_text(markdown(rows_, meta))
-    print(f"wrote {args.out / 'roofline.md'}")
+    write_results(args.out, "roofline", {"meta": meta, "rows": rows_}, markdown(rows_, meta))
     return 0
 
 

@@ -17,7 +17,6 @@ Writes benchmarks/results/tiling.md and benchmarks/results/tiling.json.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -29,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.result_files import write_results  # noqa: E402
 from partition.boards import load_board  # noqa: E402
 from partition.codegen import build_tree  # noqa: E402
 from partition.fsutil import write_tree  # noqa: E402
@@ -147,12 +147,9 @@ def main(argv: list[str] | None = None) -> int:
             rows += r
             apps[name] = a
     env = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count()}
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "tiling.json").write_text(
-        json.dumps({"environment": env, "rows": rows, "apps": apps}, indent=1, sort_keys=True) + "\n"
+    write_results(
+        args.out, "tiling", {"environment": env, "rows": rows, "apps": apps}, markdown(rows, apps, env)
     )
-    (args.out / "tiling.md").write_text(markdown(rows, apps, env))
-    print(f"wrote {args.out / 'tiling.md'}")
     ok = all(a["csim"] for a in apps.values()) and all(
         r["rtl"]["status"] == "pass" for r in rows if "rtl" in r
     )

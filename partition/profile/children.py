@@ -32,7 +32,6 @@ from typing import Any
 from partition.profile import recorder
 from partition.profile.model import FunctionProfile
 
-_FIELDS = {f.name for f in dataclasses.fields(FunctionProfile)}
 # what a child reports of each function (not its samples or globals: those are the main process's)
 _KEPT = {"name", "qualname", "file", "line", "kind", "params", "arg_sigs", "return_sig", "callers",
          "ancestors", "calls", "total_s", "self_s"}  # fmt: skip
@@ -146,9 +145,8 @@ def merge(functions: dict[str, FunctionProfile], reports: list[dict[str, Any]]) 
         for name, f in sorted(r["functions"].items()):
             fp = functions.get(name)
             if fp is None:
-                fields = {k: v for k, v in f.items() if k in _FIELDS}
                 fp = functions[name] = FunctionProfile(
-                    **{**fields, "calls": 0, "total_s": 0.0, "self_s": 0.0, "callers": {}}
+                    **{**f, "calls": 0, "total_s": 0.0, "self_s": 0.0, "callers": {}}
                 )
                 only_in_children.add(name)
             if name in only_in_children:
