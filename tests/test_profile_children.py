@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -75,3 +78,28 @@ def test_a_malformed_children_record_is_a_clear_error(workers: Profile, bad) -> 
     data["children"] = bad
     with pytest.raises(PartitionError, match="malformed profile"):
         Profile.from_json(data)
+
+
+def test_a_sigterm_during_the_childs_write_waits_for_it(tmp_path: Path) -> None:
+    """Pool.terminate can signal a worker that is already ending on its own and writing its
+    record; the handler, due at the next bytecode inside the write, must let it finish."""
+    from partition.profile import children, recorder
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            children._dir = tmp_path
+            children._after_fork_in_child()
+
+            def collect_with_a_signal_due() -> dict:
+                signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)  # as Python runs it
+                return {}
+
+            recorder.collect = collect_with_a_signal_due
+            os._exit(0)  # the wrapped exit: writes the record
+        finally:
+            os.kill(os.getpid(), signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+    (record,) = tmp_path.glob("child-*.json")
+    assert json.loads(record.read_text())["pid"] == pid

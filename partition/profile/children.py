@@ -39,7 +39,8 @@ _KEPT = {"name", "qualname", "file", "line", "kind", "params", "arg_sigs", "retu
 _dir: Path | None = None
 _forks = 0
 _cpu0 = 0.0
-_dumped = False
+_state = "running"  # of this child's record: "running", "writing", "written"
+_term_pending = False  # a SIGTERM came while the record was being written
 
 
 def _children_cpu_s() -> float:
@@ -54,31 +55,54 @@ def _count_fork() -> None:
 
 def _dump() -> None:
     """Write this child's records once (the first of its exit paths to run does it)."""
-    global _dumped
-    if _dumped or _dir is None:
+    global _state
+    if _state != "running" or _dir is None:
         return
-    _dumped = True
+    _state = "writing"
     # a SIGTERM now (Pool.terminate while this worker is ending on its own) would cut the write
-    # short: it waits until the record is written
+    # short: it waits until the record is written (blocked here; one whose handler was already
+    # due runs `_on_term`, which defers to the end of the write)
     with contextlib.suppress(ValueError, OSError):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    with contextlib.suppress(BaseException):  # never turn a child's exit into a failure
-        funcs = recorder.collect()
-        data = {
-            "pid": os.getpid(),
-            "forks": _forks,
-            "functions": {
-                n: {k: v for k, v in dataclasses.asdict(f).items() if k in _KEPT} for n, f in funcs.items()
-            },
-        }
-        tmp = _dir / f".child-{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(data, sort_keys=True))
-        os.replace(tmp, _dir / f"child-{os.getpid()}.json")
+    try:
+        with contextlib.suppress(BaseException):  # never turn a child's exit into a failure
+            funcs = recorder.collect()
+            data = {
+                "pid": os.getpid(),
+                "forks": _forks,
+                "functions": {
+                    n: {k: v for k, v in dataclasses.asdict(f).items() if k in _KEPT}
+                    for n, f in funcs.items()
+                },
+            }
+            tmp = _dir / f".child-{os.getpid()}.tmp"
+            tmp.write_text(json.dumps(data, sort_keys=True))
+            os.replace(tmp, _dir / f"child-{os.getpid()}.json")
+    finally:
+        _state = "written"
+    if _term_pending:
+        _end_by_sigterm()
+
+
+def _end_by_sigterm() -> None:
+    """End as SIGTERM's default action would have: the parent sees the same exit status."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    global _term_pending
+    if _state == "writing":  # the handler runs inside `_dump`: let the write finish first
+        _term_pending = True
+        return
+    _dump()
+    _end_by_sigterm()
 
 
 def _after_fork_in_child() -> None:
-    global _forks, _dumped
-    _forks, _dumped = 0, False
+    global _forks, _state, _term_pending
+    _forks, _state, _term_pending = 0, "running", False
     recorder.rebase()
     real_exit = os._exit
 
@@ -89,15 +113,8 @@ def _after_fork_in_child() -> None:
     os._exit = _exit
     atexit.register(_dump)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-
-        def on_term(signum: int, frame: Any) -> None:
-            _dump()
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-
         with contextlib.suppress(ValueError):  # not the main thread of the child
-            signal.signal(signal.SIGTERM, on_term)
+            signal.signal(signal.SIGTERM, _on_term)
 
 
 def install(scratch: Path) -> None:
