@@ -216,6 +216,9 @@ def optimal_schedule(
     seen: dict[tuple, float] = {}
     best_len = below
     best_order: list[tuple[int, int]] | None = None
+    first_len, first_order = _list_order(jobs, succs, tail, cores)
+    if first_len < best_len:  # a good first schedule: the bounds cut from the first node on
+        best_len, best_order = first_len, first_order
     nodes = 0
     order: list[tuple[int, int]] = []
 
@@ -308,6 +311,48 @@ def optimal_schedule(
     if best_order is None:
         return math.inf, []
     return best_len, schedule_entries(problem, jobs, best_order, cores)
+
+
+def _list_order(
+    jobs: list[Job], succs: list[list[int]], tail: list[float], cores: int
+) -> tuple[float, list[tuple[int, int]]]:
+    """A list schedule in the exact search's own terms: (its length, its (job, core) order).
+
+    Ready jobs are taken longest remaining path first (ties: job order), each placed as
+    early as its predecessors and resource allow (on the core free first), with the same
+    arithmetic as the search's placements, so the search starts from its length and only
+    looks for strictly shorter schedules."""
+    n = len(jobs)
+    indeg = [len(job.preds) for job in jobs]
+    ready = [j for j in range(n) if indeg[j] == 0]
+    ends = [0.0] * n
+    cpu = [0.0] * cores
+    fpga = 0.0
+    cmax = 0.0
+    order: list[tuple[int, int]] = []
+    while ready:
+        j = min(ready, key=lambda k: (-(tail[k] + jobs[k].duration), k))
+        ready.remove(j)
+        job = jobs[j]
+        r = max((ends[p] for p in job.preds), default=0.0)
+        c = -1
+        if job.resource == "cpu":
+            c = min(range(cores), key=lambda k: (cpu[k], k))
+            start = max(r, cpu[c])
+            cpu[c] = start + job.duration
+        elif job.resource == "fpga":
+            start = max(r, fpga)
+            fpga = start + job.duration
+        else:
+            start = r
+        ends[j] = start + job.duration
+        cmax = max(cmax, ends[j])
+        order.append((j, c))
+        for q in succs[j]:
+            indeg[q] -= 1
+            if indeg[q] == 0:
+                ready.append(q)
+    return cmax, order
 
 
 def schedule_entries(
