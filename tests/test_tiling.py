@@ -350,6 +350,11 @@ def test_the_plan_tiles_what_does_not_fit_whole(tiled_tree):
     assert task["rtl"]["status"] == "built" and task["rtl"]["variant"] == task["variant"]
     manifest = json.loads(files["rtl/smooth/vectors/manifest.json"])
     assert all(len(v["traffic"]) == 2 for v in manifest["vectors"])
+    # each vector is stored once, in hls/; the RTL's manifest points there
+    assert [f for f in files if f.startswith("rtl/smooth/vectors/")] == ["rtl/smooth/vectors/manifest.json"]
+    assert manifest["data"] == "../../../hls/smooth/vectors"
+    named = {f for v in manifest["vectors"] for f in [*v["inputs"].values(), *v["outputs"].values()]}
+    assert named and all(f"hls/smooth/vectors/{f}" in files for f in named)
     cpp = files["hls/smooth/smooth.cpp"].decode()
     assert "copy_in_x_tile" in cpp and "x_buf" not in cpp
 

@@ -24,6 +24,7 @@ from partition.report import markdown, render_html
 from partition.resources import resource_dir
 from partition.rtl import render_cosim_top
 from partition.rtl import vector_files as rtl_vector_files
+from partition.rtl.vectors import share_data
 from partition.templating import render
 from partition.vectors import kernel_vectors
 
@@ -79,10 +80,6 @@ def build_tree(
         k = plan.kernels[name]
         checked = plan.prepared.vectors if plan.prepared is not None else {}
         vectors = checked[name] if name in checked else kernel_vectors(k, profile.functions[name])
-        rtl = plan.rtl.get(name)
-        if rtl is not None:
-            for rel, data in {**rtl.files, **rtl_vector_files(k, vectors, rtl.built, rtl.data_bits)}.items():
-                files[f"rtl/{k.name}/{rel}"] = data
         chosen = plan.directives(name)
         hls_files = generate_hls(
             k,
@@ -95,6 +92,15 @@ def build_tree(
         )
         for rel, data in hls_files.items():
             files[f"hls/{k.name}/{rel}"] = data
+        rtl = plan.rtl.get(name)
+        if rtl is not None:  # its vectors are the HLS testbench's: stored once, in hls/
+            rtl_vectors = share_data(
+                rtl_vector_files(k, vectors, rtl.built, rtl.data_bits),
+                hls_files,
+                f"../../../hls/{k.name}/vectors",
+            )
+            for rel, data in {**rtl.files, **rtl_vectors}.items():
+                files[f"rtl/{k.name}/{rel}"] = data
         kernels.append(
             {
                 "task": name,

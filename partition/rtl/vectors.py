@@ -22,10 +22,14 @@ so one profiled vector set feeds both backends. `manifest.json`:
                   "traffic": [beats read, beats written] (a kernel that moves a call's
                   own amount: run-time lengths, tiles through DDR; absent otherwise)}, ...],
      "status": {"name": "fallback", "either": 255} (a kernel with a status: the register
-               and the expected value that accepts 0 and 1)}
+               and the expected value that accepts 0 and 1),
+     "data": "<folder>" (where the .bin files are, relative to the vectors folder; absent:
+             the vectors folder itself)}
 
-File names are relative to the vectors folder. The testbench (partition.sim.kernel_tb)
-runs the vectors in order, back to back, and compares integers bit for bit.
+File names are relative to the data folder. In a build tree the .bin files are stored once,
+in hls/<task>/vectors/, and the RTL's manifest points there (`share_data`). The testbench
+(partition.sim.kernel_tb) runs the vectors in order, back to back, and compares integers bit
+for bit.
 """
 
 from __future__ import annotations
@@ -101,6 +105,19 @@ def vector_files(
         manifest["status"] = {"name": STATUS, "either": STATUS_EITHER}
     files["vectors/manifest.json"] = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
     return dict(sorted(files.items()))
+
+
+def share_data(rtl: dict[str, bytes], hls: dict[str, bytes], hls_vectors: str) -> dict[str, bytes]:
+    """The RTL vector files `rtl` with their .bin files left to the HLS testbench's: when every
+    one of them is there with the same bytes (the same profiled vectors, `bin_files`), only
+    the manifest stays, pointing at `hls_vectors` (relative to the RTL's vectors folder), so
+    each vector is stored once in a tree. Else (they differ) `rtl` unchanged."""
+    data = {k: v for k, v in rtl.items() if k != "vectors/manifest.json"}
+    if any(hls.get(k) != v for k, v in data.items()):
+        return rtl
+    manifest = json.loads(rtl["vectors/manifest.json"])
+    manifest["data"] = hls_vectors
+    return {"vectors/manifest.json": (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()}
 
 
 def tiled(kernel: ir.Kernel) -> bool:

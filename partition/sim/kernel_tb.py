@@ -76,8 +76,9 @@ class Task:
         if len(maps) != 1:
             raise FileNotFoundError(f"{folder}: expected one *_regmap.json, found {len(maps)}")
         self.regmap = json.loads(maps[0].read_text())
-        self.vdir = folder / "vectors"
-        self.manifest = json.loads((self.vdir / "manifest.json").read_text())
+        vdir = folder / "vectors"
+        self.manifest = json.loads((vdir / "manifest.json").read_text())
+        self.vdir = vdir / self.manifest.get("data", ".")  # where the .bin files are
         self.regs = {r["name"]: r for r in self.regmap["registers"]}
         self.params = self.manifest["params"]
         addr = BASE
