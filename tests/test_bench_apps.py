@@ -128,7 +128,12 @@ def test_the_board_changes_the_answer() -> None:
 
 @pytest.mark.parametrize(
     ("app", "board", "kernels"),
-    [("machine_monitor", "pynq-z2", 16), ("web_inspection", "kv260", 10), ("ecg_qrs", "kv260", 14)],
+    [
+        ("machine_monitor", "pynq-z2", 16),
+        ("web_inspection", "kv260", 10),
+        ("ecg_qrs", "kv260", 14),
+        ("seismic_trigger", "pynq-z2", 13),
+    ],
 )
 def test_many_kernels_compete_for_block_ram(app: str, board: str, kernels: int) -> None:
     """A packing of many close kernels, built so that with their arrays on chip well under half

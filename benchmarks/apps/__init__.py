@@ -20,5 +20,6 @@ BOARDS = {
     "ecg_qrs": ("pynq-z2", "kv260", "ultra96v2"),
     "loudness": ("pynq-z2", "kv260"),
     "machine_monitor": ("pynq-z2", "kv260", "ultra96v2"),
+    "seismic_trigger": ("pynq-z2", "kv260", "ultra96v2"),
     "web_inspection": ("pynq-z2", "kv260"),
 }
