@@ -521,6 +521,37 @@ def test_ctrl_c_during_partition_measure_on_a_local_cluster(tmp_path, small_prof
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+@pytest.mark.sim
+def test_ctrl_c_during_make_cosim_ends_make_partition_and_the_compilers(tmp_path, small_profile):
+    """Ctrl-C at a terminal running `make cosim` reaches the whole job (make, partition, the
+    model's C++ build): everything ends within seconds and no cosim result is left."""
+    import signal
+
+    import psutil
+
+    assert plan(tmp_path, small_profile).returncode == 0
+    exe = Path(sys.executable).parent / "partition"
+    proc = subprocess.Popen(
+        ["make", "-C", str(tmp_path / "b"), "cosim", f"PARTITION={exe}"],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CCACHE_DISABLE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        below = _when_running(proc, {"cc1plus", "c++", "g++"})
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=10) != 0
+        assert "partition: interrupted" in proc.stderr.read()
+        _gone, alive = psutil.wait_procs(below, timeout=3)
+        assert not alive, alive
+        assert not (tmp_path / "b" / "results" / "cosim.json").exists()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def test_temporary_folders_of_killed_runs_are_removed_by_the_next(tmp_path):
     import tempfile
 
