@@ -156,6 +156,20 @@ def check_close(fn, calls, app_dir: Path | None = None):
     return k
 
 
+def case_kernel(cases: dict, name: str, app_dir: Path, calls: int = 2):
+    """(kernel, vectors) of `cases[name]` = (function, a maker of its arguments), profiled over
+    `calls` calls of fresh arguments; the kernel is named `name`."""
+    from partition.frontend import Rejected, translate
+    from partition.vectors import kernel_vectors
+
+    fn, make = cases[name]
+    fp = profile_calls(fn, [make() for _ in range(calls)], app_dir)
+    k = translate(fp, app_dir)
+    assert not isinstance(k, Rejected), k.reason
+    k.name = name
+    return k, kernel_vectors(k, fp)
+
+
 def hls_headers(tmp_path: Path) -> None:
     """partition_ops.h and partition_math.h in tmp_path/include, where generated task folders
     under tmp_path find them ("../include")."""

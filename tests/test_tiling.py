@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import hls_headers, profile_calls, write_files
+from frontend_util import case_kernel, hls_headers, profile_calls, write_files
 
 from partition import ir
 from partition.boards import load_board
@@ -149,12 +149,7 @@ def _small_products_tile(monkeypatch):
 
 
 def kernel_of(name):
-    fn, make = CASES[name]
-    fp = profile_calls(fn, [make(), make(), make()], APP_DIR)
-    k = translate(fp, APP_DIR)
-    assert not isinstance(k, Rejected), k.reason
-    k.name = name
-    return k, kernel_vectors(k, fp)
+    return case_kernel(CASES, name, APP_DIR, calls=3)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -14,14 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import hls_headers, profile_calls, write_files
+from frontend_util import case_kernel, hls_headers, write_files
 
 from partition.boards import load_board
 from partition.estimate.variants import candidate_directives, estimate_variant, unroll_kernel
-from partition.frontend import Rejected, translate
 from partition.fuzz import rtlsim
 from partition.interp import execute
-from partition.vectors import kernel_vectors
 
 APP_DIR = Path(__file__).parent
 rng = np.random.default_rng(25)
@@ -87,12 +85,7 @@ CASES = {
 
 
 def kernel_of(name):
-    fn, make = CASES[name]
-    fp = profile_calls(fn, [make(), make()], APP_DIR)
-    k = translate(fp, APP_DIR)
-    assert not isinstance(k, Rejected), k.reason
-    k.name = name
-    return k, kernel_vectors(k, fp)
+    return case_kernel(CASES, name, APP_DIR)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

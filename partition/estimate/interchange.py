@@ -6,7 +6,9 @@ row in turn, its reduction loop innermost: every element reads a whole column of
 `b` must be on chip whole (512 KB for a 512 x 512 int16 matrix, more than a PYNQ-Z2's BRAM).
 With the reduction loop outside the element loop, row k of `b` is what an iteration of k
 reads, so `b` can move through DDR a few rows at a time (`partition.estimate.tiling`), and the
-innermost loop runs along a row with no chain from one iteration to the next.
+innermost loop runs along a row with no chain from one iteration to the next: it pipelines at
+II 1 where the accumulation's add latency held the reduction loop (a float add's 4-5 cycles
+an iteration), which is what the `permuted` variants (`partition.estimate.variants`) build.
 
 `interchange_reductions` does this to a loop `J` whose body is statements `pre`, one loop
 `K`, statements `post`, when it changes nothing Python computes:
@@ -54,7 +56,7 @@ def interchange_reductions(kernel: ir.Kernel) -> ir.Kernel:
         locals=[*kernel.locals, *state.new_locals],
         notes=[
             *kernel.notes,
-            "reduction loops moved outward for tiling: "
+            "reduction loops moved outward: "
             + ", ".join(state.done)
             + " (each accumulator became a row; every element's sum keeps Python's order)",
         ],

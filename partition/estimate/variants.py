@@ -28,6 +28,14 @@ the base microarchitecture pipelines) and the arrays they access:
   into W-bit words (the RAM geometry follows the bus) and the AXI adapter
   grows with the data width (strobes, data registers). Only kernels with
   array arguments get one.
+* ``permuted`` and ``permuted_unrollU``: the reduction loop of a matrix product (`for j: acc
+  = 0; for k: acc += a[i, k] * b[k, j]`) moved outside the element loop
+  (`partition.estimate.interchange`): each element keeps its own accumulator in a row of
+  registers/RAM and sees its terms in Python's order (exact for floats too), and the
+  innermost loop runs along a row of `b` with no chain from one iteration to the next, so it
+  pipelines at II 1 where the reduction's add latency held it (a float add: 4-5 cycles);
+  with U, that loop unrolled by U as for ``unrollU``. Offered only where the interchange
+  applies;
 * ``tiled`` and ``tiled_wideW``: the arrays a top-level loop passes over by rows are not
   buffered whole but moved through DDR a tile of rows at a time
   (`partition.estimate.tiling`): on-chip RAM no longer grows with the data, at the cost
@@ -63,6 +71,7 @@ from typing import Any
 
 from partition import ir
 from partition.boards import RESOURCES, Board
+from partition.estimate.interchange import interchange_reductions
 from partition.estimate.lengths import typical_loops
 from partition.estimate.model import Estimate, estimate_kernel
 from partition.estimate.schedule import KernelSchedule
@@ -88,6 +97,7 @@ class Directives:
     partition: tuple[tuple[str, int], ...] = ()  # (array, cyclic factor on the flat array)
     bus_bits: int = 0  # m_axi data width; 0: the board's kernel_axi_bits
     tile: int = 0  # bytes of rows per tile of the tiled arrays (`tile_kernel`); 0: arrays whole
+    permute: bool = False  # reduction loops moved outward (`interchange_reductions`) first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +107,7 @@ class Directives:
             "partition": {a: f for a, f in self.partition},
             "bus_bits": self.bus_bits,
             **({"tile": self.tile} if self.tile else {}),
+            **({"permute": True} if self.permute else {}),
         }
 
     @classmethod
@@ -108,6 +119,7 @@ class Directives:
             partition=tuple(sorted((str(k), int(v)) for k, v in data.get("partition", {}).items())),
             bus_bits=int(data.get("bus_bits", 0)),
             tile=int(data.get("tile", 0)),
+            permute=bool(data.get("permute", False)),
         )
 
     def bus(self, board: Board) -> int:
@@ -117,6 +129,8 @@ class Directives:
     def describe(self) -> str:
         """One line for reports: 'L2 unrolled ×2; x, h cyclic ×2'."""
         parts = []
+        if self.permute:
+            parts.append("reduction loops moved outward")
         if self.sequential:
             parts.append(f"{', '.join(self.sequential)} not pipelined")
         if self.unroll:
@@ -151,7 +165,7 @@ def estimate_variant(
 
     `schedule`: the variant's schedule (of `kernel` unrolled as `d` says, on `board`) when
     the caller has made it already; it is then not made again."""
-    if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits or d.tile):
+    if d.name == BASE and not (d.sequential or d.unroll or d.partition or d.bus_bits or d.tile or d.permute):
         est = estimate_kernel(kernel, board, schedule=schedule)
     else:
         k = build_kernel(kernel, board, d)
@@ -170,11 +184,12 @@ def estimate_variant(
 
 
 def build_kernel(kernel: ir.Kernel, board: Board, d: Directives) -> ir.Kernel:
-    """The IR both backends build for variant `d`: tiled (`tile_kernel`), then unrolled.
+    """The IR both backends build for variant `d`: permuted (`interchange_reductions`), tiled
+    (`tile_kernel`), then unrolled.
 
     The end of an AXI-Stream chain keeps its streamed array's buffer (`ir.with_streams`);
     when that array was the only one a tiled variant tiles, the variant builds it whole."""
-    k = kernel
+    k = interchange_reductions(kernel) if d.permute else kernel
     if d.tile:
         tiled = tile_kernel(k, d.bus(board), d.tile)
         if isinstance(tiled, str) and not any(p.stream for p in k.params):
@@ -202,6 +217,21 @@ def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[
                 partition=tuple(sorted(parts.items())),
             )
         )
+    permuted = interchange_reductions(kernel)
+    if permuted is not kernel:
+        out.append(Directives("permuted", permute=True))
+        for u in UNROLL_FACTORS:
+            plan = unroll_plan(permuted, u)
+            if plan is not None:
+                loops, parts = plan
+                out.append(
+                    Directives(
+                        f"permuted_unroll{u}",
+                        unroll=tuple(sorted(loops.items())),
+                        partition=tuple(sorted(parts.items())),
+                        permute=True,
+                    )
+                )
     if board is not None and not isinstance(tile_kernel(kernel, out[0].bus(board)), str):
         out.append(Directives("tiled", tile=TILE_BYTES))
     wide = 0 if board is None else int(board.interface["hp_axi_bits"])

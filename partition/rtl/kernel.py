@@ -121,7 +121,7 @@ def generate_rtl(kernel: ir.Kernel, board: Board, directives: Directives | None 
             f"kernel {kernel.name}: variant {d.name} has a {bus}-bit m_axi; the built-in RTL's burst "
             f"engines move {', '.join(map(str, shells.ENGINE_DATA_BITS))}-bit words"
         )
-    built = build_kernel(kernel, board, d) if d.unroll or d.tile else kernel
+    built = build_kernel(kernel, board, d) if d.unroll or d.tile or d.permute else kernel
     State.reset()
     design = Design(built, board, frozenset(d.sequential), bus, dict(d.partition))
     try:  # the estimate of the variant, from the schedule the design was built on

@@ -18,6 +18,7 @@ from partition import ir
 from partition.codegen.hls.context import KernelView
 from partition.codegen.hls.testbench import testbench_context
 from partition.errors import PartitionError
+from partition.estimate.interchange import interchange_reductions
 from partition.estimate.tiling import tile_kernel
 from partition.templating import render
 from partition.vectors import VectorSet, bin_files
@@ -103,6 +104,8 @@ def generate_hls(
     UNROLL factor, "partition" {array: factor} a cyclic ARRAY_PARTITION of the
     array's local buffer); None is the base variant.
 
+    A "permute" directive builds the IR with its reduction loops moved outward
+    (partition.estimate.interchange), before any tiling; the unroll labels are that IR's.
     A "tile" directive (bytes of rows a tile) builds the tiled IR
     (partition.estimate.tiling): the arrays it tiles have no whole buffer and move a tile
     at a time through copy loops inside compute.
@@ -135,6 +138,8 @@ def generate_hls(
 
     if bus_bits not in (32, 64, 128):
         raise PartitionError(f"HLS m_axi width {bus_bits!r} bits: use 32, 64 or 128")
+    if directives and directives.get("permute"):  # reduction loops moved outward
+        kernel = interchange_reductions(kernel)
     if directives and directives.get("tile"):  # the tiled variant: arrays through DDR by tiles
         tiled = tile_kernel(kernel, bus_bits, int(directives["tile"]))
         if isinstance(tiled, str):
