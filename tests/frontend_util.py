@@ -170,6 +170,26 @@ def case_kernel(cases: dict, name: str, app_dir: Path, calls: int = 2):
     return k, kernel_vectors(k, fp)
 
 
+def variant_csim(tmp_path: Path, kernel, vectors, d, board) -> str:
+    """The HLS C++ of `kernel` built as variant `d` (a Directives) on `board`, compiled and run
+    in C simulation under tmp_path/<kernel>_<variant> (hls_headers first): every vector must
+    pass. Returns the kernel's C++ for further checks."""
+    from test_frontend_numpy import _build_and_run
+
+    from partition.codegen import generate_hls
+
+    files = generate_hls(
+        kernel, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json(), bus_bits=d.bus(board)
+    )
+    build, run = _build_and_run(write_files(tmp_path / f"{kernel.name}_{d.name}", files), kernel.name)
+    assert build.returncode == 0 and run is not None and run.returncode == 0, (
+        kernel.name,
+        d.name,
+        build.stderr[-2000:],
+    )
+    return files[f"{kernel.name}.cpp"].decode()
+
+
 def hls_headers(tmp_path: Path) -> None:
     """partition_ops.h and partition_math.h in tmp_path/include, where generated task folders
     under tmp_path find them ("../include")."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import case_kernel, hls_headers, profile_calls, write_files
+from frontend_util import case_kernel, hls_headers, profile_calls, variant_csim
 
 from partition.boards import load_board
 from partition.estimate.variants import build_kernel, candidate_directives, estimate_variant
@@ -152,15 +152,10 @@ def test_rtl_of_the_permuted_variants_passes_every_vector(tmp_path):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_csim_of_the_permuted_variants(tmp_path):
-    from test_frontend_numpy import _build_and_run
-
-    from partition.codegen import generate_hls
-
     hls_headers(tmp_path)
     board = load_board("pynq-z2")
     for name in sorted(CASES):
         k, vectors = kernel_of(name)
-        d = next(d for d in permuted(k, board) if d.name == "permuted_unroll2")
-        files = generate_hls(k, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json())
-        build, run = _build_and_run(write_files(tmp_path / name, files), name)
-        assert build.returncode == 0 and run is not None and run.returncode == 0, (name, build.stderr[-2000:])
+        variant_csim(
+            tmp_path, k, vectors, next(d for d in permuted(k, board) if d.name == "permuted_unroll2"), board
+        )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import case_kernel, hls_headers, profile_calls, write_files
+from frontend_util import case_kernel, hls_headers, profile_calls, variant_csim
 
 from partition import ir
 from partition.boards import load_board
@@ -253,26 +253,13 @@ def test_a_512_square_int16_product_fits_only_tiled(monkeypatch):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_csim_of_the_tiled_variant(tmp_path):
-    from test_frontend_numpy import _build_and_run
-
-    from partition.codegen import generate_hls
-
     hls_headers(tmp_path)
     board = load_board("pynq-z2")
     for name in sorted(CASES):
         k, vectors = kernel_of(name)
         for d in [d for d in candidate_directives(k, board) if d.tile]:
-            files = generate_hls(
-                k, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json(), bus_bits=d.bus(board)
-            )
-            text = files[f"{name}.cpp"].decode()
+            text = variant_csim(tmp_path, k, vectors, d, board)
             assert "copy_in_" in text and "LOOP_TRIPCOUNT" in text
-            build, run = _build_and_run(write_files(tmp_path / f"{name}_{d.name}", files), name)
-            assert build.returncode == 0 and run is not None and run.returncode == 0, (
-                name,
-                d.name,
-                build.stderr[-2000:],
-            )
 
 
 @pytest.mark.skipif(not rtlsim.available(), reason="needs Icarus Verilog")

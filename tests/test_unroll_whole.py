@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from frontend_util import case_kernel, hls_headers, write_files
+from frontend_util import case_kernel, hls_headers, variant_csim
 
 from partition.boards import load_board
 from partition.estimate.variants import candidate_directives, estimate_variant, unroll_kernel
@@ -120,17 +120,10 @@ def test_rtl_of_the_variant_passes_every_vector(tmp_path):
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_csim_of_the_variant(tmp_path):
-    from test_frontend_numpy import _build_and_run
-
-    from partition.codegen import generate_hls
-
     hls_headers(tmp_path)
     board = load_board("pynq-z2")
     for name in sorted(CASES):
         k, vectors = kernel_of(name)
         d = next(d for d in candidate_directives(k, board) if d.name == "unrollall")
-        files = generate_hls(k, vectors, part=board.part, clock_mhz=100.0, directives=d.to_json())
-        text = files[f"{name}.cpp"].decode()
+        text = variant_csim(tmp_path, k, vectors, d, board)
         assert "#pragma HLS UNROLL\n" in text and "ARRAY_PARTITION" in text
-        build, run = _build_and_run(write_files(tmp_path / name, files), name)
-        assert build.returncode == 0 and run is not None and run.returncode == 0, (name, build.stderr[-2000:])

@@ -198,6 +198,25 @@ def build_kernel(kernel: ir.Kernel, board: Board, d: Directives) -> ir.Kernel:
     return unroll_kernel(k, dict(d.unroll)) if d.unroll else k
 
 
+def _unrolled(
+    kernel: ir.Kernel, factors: tuple[int | None, ...], prefix: str, **extra: Any
+) -> list[Directives]:
+    """`prefix`unrollU (U None: unrollall) for each factor that applies to `kernel`'s loops,
+    with the cyclic partitions it needs (`unroll_plan`; `kernel`: the IR the labels are of)."""
+    out = []
+    for u in factors:
+        plan = unroll_plan(kernel, u)
+        if plan is not None:
+            loops, parts = plan
+            name = f"{prefix}unroll{u}" if u else f"{prefix}unrollall"
+            out.append(
+                Directives(
+                    name, unroll=tuple(sorted(loops.items())), partition=tuple(sorted(parts.items())), **extra
+                )
+            )
+    return out
+
+
 def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[Directives]:
     """Every variant worth estimating for `kernel`, base first; with `board`, the burst-width
     variants its PS port allows."""
@@ -205,33 +224,12 @@ def candidate_directives(kernel: ir.Kernel, board: Board | None = None) -> list[
     inner = innermost_loops(kernel)
     if inner:
         out.append(Directives("seq", sequential=tuple(sorted(s.label for s in inner))))
-    for u in (*UNROLL_FACTORS, None) if inner else ():
-        plan = unroll_plan(kernel, u)
-        if plan is None:
-            continue
-        loops, parts = plan
-        out.append(
-            Directives(
-                f"unroll{u}" if u else "unrollall",
-                unroll=tuple(sorted(loops.items())),
-                partition=tuple(sorted(parts.items())),
-            )
-        )
+    if inner:
+        out += _unrolled(kernel, (*UNROLL_FACTORS, None), "")
     permuted = interchange_reductions(kernel)
     if permuted is not kernel:
         out.append(Directives("permuted", permute=True))
-        for u in UNROLL_FACTORS:
-            plan = unroll_plan(permuted, u)
-            if plan is not None:
-                loops, parts = plan
-                out.append(
-                    Directives(
-                        f"permuted_unroll{u}",
-                        unroll=tuple(sorted(loops.items())),
-                        partition=tuple(sorted(parts.items())),
-                        permute=True,
-                    )
-                )
+        out += _unrolled(permuted, UNROLL_FACTORS, "permuted_", permute=True)
     if board is not None and not isinstance(tile_kernel(kernel, out[0].bus(board)), str):
         out.append(Directives("tiled", tile=TILE_BYTES))
     wide = 0 if board is None else int(board.interface["hp_axi_bits"])
